@@ -1,0 +1,117 @@
+"""The ``sdf_tools`` command line: inspect, check, frames.
+
+Exit codes: 0 valid, 1 invalid (errors found), 2 unusable input or usage.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from sdf_tools.frames import Kind, resolve_pose
+from sdf_tools.inspect import inspect_result
+from sdf_tools.load import LoadResult, load_file
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+def _xacro_args(items: Sequence[str]) -> dict[str, str] | None:
+    out: dict[str, str] = {}
+    for item in items:
+        if ':=' not in item:
+            return None
+        k, v = item.split(':=', 1)
+        out[k] = v
+    return out
+
+
+def _exit_code(result: LoadResult) -> int:
+    if not result.usable or result.document is None:
+        return EXIT_UNUSABLE
+    return EXIT_VALID if result.valid else EXIT_INVALID
+
+
+def _print_diagnostics(result: LoadResult) -> None:
+    for d in result.diagnostics:
+        print(str(d), file=sys.stderr)
+
+
+def _fmt_pose(t) -> str:  # type: ignore[no-untyped-def]
+    r, p, y = t.rpy()
+    return (f'xyz=({t.p[0]:.6g}, {t.p[1]:.6g}, {t.p[2]:.6g}) '
+            f'rpy=({r:.6g}, {p:.6g}, {y:.6g})')
+
+
+def _print_frames(result: LoadResult) -> None:
+    graphs = ([result.model_graphs] if result.model_graphs else []) + result.world_graphs
+    for g in graphs:
+        children: dict[int, list[int]] = {}
+        for vid, edges in enumerate(g.pose_in):
+            if len(edges) == 1:
+                children.setdefault(edges[0].parent, []).append(vid)
+
+        def show(vid: int, depth: int, seen: set[int]) -> None:
+            if vid in seen:
+                return
+            seen.add(vid)
+            name = g.names[vid]
+            kind = g.kinds[vid]
+            hidden = name.endswith('::__model__')
+            if not hidden:
+                pose = resolve_pose(g, vid)
+                where = _fmt_pose(pose) if pose is not None else '(unresolved)'
+                print(f'{"  " * depth}{name} [{kind.value}] {where}')
+            for c in children.get(vid, []):
+                show(c, depth + (0 if hidden else 1), seen)
+
+        start = g.root
+        print(f'{g.names[start]} [{Kind.WORLD.value if g.kinds[start] is Kind.WORLD else "root"}]')
+        for c in children.get(start, []):
+            show(c, 1, set())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the process exit code."""
+    parser = argparse.ArgumentParser(prog='sdf_tools',
+                                     description='Read SDFormat, URDF and xacro as libsdformat does.')
+    sub = parser.add_subparsers(dest='command', required=True)
+    p_inspect = sub.add_parser('inspect', help='print the resolved description')
+    p_inspect.add_argument('file')
+    p_inspect.add_argument('--json', action='store_true', help='print one JSON object')
+    p_inspect.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable')
+    p_check.add_argument('file')
+    p_check.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    p_frames = sub.add_parser('frames', help='print the frame tree with world poses')
+    p_frames.add_argument('file')
+    p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    try:
+        ns = parser.parse_args(argv)
+    except SystemExit as exc:
+        return EXIT_UNUSABLE if exc.code else EXIT_VALID
+    xargs = _xacro_args(ns.args)
+    if xargs is None:
+        print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)
+        return EXIT_UNUSABLE
+    result = load_file(ns.file, xargs)
+    if ns.command == 'inspect' and ns.json:
+        json.dump(inspect_result(result, ns.file), sys.stdout, indent=1)
+        print()
+        return _exit_code(result)
+    _print_diagnostics(result)
+    if ns.command == 'check':
+        code = _exit_code(result)
+        print({0: 'valid', 1: 'invalid', 2: 'unusable'}[code] + f': {ns.file}')
+        return code
+    if result.document is None:
+        return EXIT_UNUSABLE
+    if ns.command == 'frames':
+        _print_frames(result)
+    else:
+        data = inspect_result(result, ns.file)
+        for key in ('models', 'links', 'joints', 'frames', 'actors'):
+            print(f'{key}: {len(data[key])}')
+            for item in data[key]:
+                print(f'  {item["name"]}')
+    return _exit_code(result)

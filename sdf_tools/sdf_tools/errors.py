@@ -1,0 +1,104 @@
+"""Diagnostics as data: one closed enum of codes, one record, one exception.
+
+Codes carry libsdformat's names wherever the rule broken is the same, so a
+user comparing our output with ``ign sdf -k`` sees the same words.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class ErrorCode(enum.Enum):
+    """The rule a diagnostic reports as broken."""
+
+    # Codes shared with libsdformat (include/sdf/Error.hh).
+    FILE_READ = 'FILE_READ'
+    STRING_READ = 'STRING_READ'
+    DUPLICATE_NAME = 'DUPLICATE_NAME'
+    RESERVED_NAME = 'RESERVED_NAME'
+    ATTRIBUTE_MISSING = 'ATTRIBUTE_MISSING'
+    ATTRIBUTE_INVALID = 'ATTRIBUTE_INVALID'
+    ATTRIBUTE_DEPRECATED = 'ATTRIBUTE_DEPRECATED'
+    ATTRIBUTE_INCORRECT_TYPE = 'ATTRIBUTE_INCORRECT_TYPE'
+    ELEMENT_MISSING = 'ELEMENT_MISSING'
+    ELEMENT_INVALID = 'ELEMENT_INVALID'
+    ELEMENT_DEPRECATED = 'ELEMENT_DEPRECATED'
+    ELEMENT_INCORRECT_TYPE = 'ELEMENT_INCORRECT_TYPE'
+    URI_INVALID = 'URI_INVALID'
+    URI_LOOKUP = 'URI_LOOKUP'
+    DIRECTORY_NONEXISTANT = 'DIRECTORY_NONEXISTANT'
+    MODEL_CANONICAL_LINK_INVALID = 'MODEL_CANONICAL_LINK_INVALID'
+    MODEL_WITHOUT_LINK = 'MODEL_WITHOUT_LINK'
+    MODEL_PLACEMENT_FRAME_INVALID = 'MODEL_PLACEMENT_FRAME_INVALID'
+    NESTED_MODELS_UNSUPPORTED = 'NESTED_MODELS_UNSUPPORTED'
+    LINK_INERTIA_INVALID = 'LINK_INERTIA_INVALID'
+    JOINT_CHILD_LINK_INVALID = 'JOINT_CHILD_LINK_INVALID'
+    JOINT_PARENT_LINK_INVALID = 'JOINT_PARENT_LINK_INVALID'
+    JOINT_PARENT_SAME_AS_CHILD = 'JOINT_PARENT_SAME_AS_CHILD'
+    JOINT_AXIS_EXPRESSED_IN_INVALID = 'JOINT_AXIS_EXPRESSED_IN_INVALID'
+    JOINT_AXIS_MIMIC_INVALID = 'JOINT_AXIS_MIMIC_INVALID'
+    FRAME_ATTACHED_TO_INVALID = 'FRAME_ATTACHED_TO_INVALID'
+    FRAME_ATTACHED_TO_CYCLE = 'FRAME_ATTACHED_TO_CYCLE'
+    FRAME_ATTACHED_TO_GRAPH_ERROR = 'FRAME_ATTACHED_TO_GRAPH_ERROR'
+    POSE_RELATIVE_TO_INVALID = 'POSE_RELATIVE_TO_INVALID'
+    POSE_RELATIVE_TO_CYCLE = 'POSE_RELATIVE_TO_CYCLE'
+    POSE_RELATIVE_TO_GRAPH_ERROR = 'POSE_RELATIVE_TO_GRAPH_ERROR'
+    ROTATION_SNAP_CONFIG_ERROR = 'ROTATION_SNAP_CONFIG_ERROR'
+    MERGE_INCLUDE_UNSUPPORTED = 'MERGE_INCLUDE_UNSUPPORTED'
+    PARAMETER_ERROR = 'PARAMETER_ERROR'
+    UNKNOWN_PARAMETER_TYPE = 'UNKNOWN_PARAMETER_TYPE'
+    FATAL_ERROR = 'FATAL_ERROR'
+    WARNING = 'WARNING'
+    # Codes of our own, for rules libsdformat has no name for.
+    XML_INVALID = 'XML_INVALID'
+    XML_UNSAFE = 'XML_UNSAFE'
+    INCLUDE_CYCLE = 'INCLUDE_CYCLE'
+    VERSION_UNSUPPORTED = 'VERSION_UNSUPPORTED'
+    XACRO_ERROR = 'XACRO_ERROR'
+    URDF_INVALID = 'URDF_INVALID'
+    DEFAULT_ASSUMED = 'DEFAULT_ASSUMED'
+    ELEMENT_UNKNOWN = 'ELEMENT_UNKNOWN'
+
+
+class Severity(enum.Enum):
+    """Whether a diagnostic makes the input invalid."""
+
+    ERROR = 'error'
+    WARNING = 'warning'
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One problem (or assumption) found in an input file."""
+
+    code: ErrorCode
+    message: str
+    file: str | None = None
+    line: int | None = None
+    xml_path: str | None = None
+    severity: Severity = Severity.ERROR
+
+    def to_json(self) -> dict[str, object]:
+        """Return the ``{code, message, file, line}`` object of the CLI's JSON."""
+        return {
+            'code': self.code.value,
+            'message': self.message,
+            'file': self.file,
+            'line': self.line,
+        }
+
+    def __str__(self) -> str:
+        where = self.file or '<string>'
+        if self.line is not None:
+            where = f'{where}:{self.line}'
+        kind = 'warning' if self.severity is Severity.WARNING else 'error'
+        return f'{where}: {kind}: [{self.code.value}] {self.message}'
+
+
+class SdfToolsError(Exception):
+    """Raised at the edges (CLI, services) when an input cannot be used."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        super().__init__('\n'.join(str(d) for d in self.diagnostics))

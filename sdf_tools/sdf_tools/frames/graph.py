@@ -1,0 +1,90 @@
+"""The two frame graphs, stored together with scoped vertex names.
+
+Every vertex has a full name (``outer::inner::link``); a *scope* is a
+prefix, and a name written in a file is looked up as ``prefix::name``, so
+``relative_to="inner::link"`` reaches into a nested model exactly as the
+spec's ``::`` scoping says. Each model scope has an implicit ``__model__``
+vertex; a nested model also has a vertex under its own name, tied to its
+``__model__`` by an identity "alias" edge (as libsdformat does), so a
+frame can be relative to or attached to a nested model by its name.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from sdf_tools.errors import Diagnostic
+from sdf_tools.model.common import Loc
+from sdf_tools.transform import Transform
+
+
+class Kind(enum.Enum):
+    """What a vertex stands for."""
+
+    WORLD = 'world'
+    MODEL = 'model'
+    STATIC_MODEL = 'static_model'
+    LINK = 'link'
+    JOINT = 'joint'
+    FRAME = 'frame'
+    ROOT = 'root'
+
+
+def join(scope: str, name: str) -> str:
+    """Scope ``name`` under ``scope`` (the empty scope is the top level)."""
+    return f'{scope}::{name}' if scope else name
+
+
+@dataclass
+class PoseEdge:
+    parent: int
+    value: Transform
+
+
+@dataclass
+class FrameGraphs:
+    """Vertices plus pose-relative-to in-edges and attached-to out-edges."""
+
+    names: list[str] = field(default_factory=list)
+    kinds: list[Kind] = field(default_factory=list)
+    ids: dict[str, int] = field(default_factory=dict)
+    pose_in: list[list[PoseEdge]] = field(default_factory=list)
+    # Attached-to out-edges as (target id, is_alias).
+    attached_out: list[list[tuple[int, bool]]] = field(default_factory=list)
+    locs: dict[int, Loc] = field(default_factory=dict)
+    root: int = -1  # the vertex every pose is finally resolved against
+    errors: list[Diagnostic] = field(default_factory=list)
+    # Cache of resolved poses relative to ``root``.
+    _cache: dict[int, Transform | None] = field(default_factory=dict, repr=False)
+
+    def add(self, full_name: str, kind: Kind, loc: Loc | None = None) -> int:
+        vid = len(self.names)
+        if loc is not None:
+            self.locs[vid] = loc
+        self.names.append(full_name)
+        self.kinds.append(kind)
+        self.ids[full_name] = vid
+        self.pose_in.append([])
+        self.attached_out.append([])
+        return vid
+
+    def find(self, scope: str, name: str) -> int | None:
+        """Look up ``name`` as written in ``scope``."""
+        return self.ids.get(join(scope, name))
+
+    def has(self, scope: str, name: str) -> bool:
+        return join(scope, name) in self.ids
+
+    def add_pose_edge(self, parent: int, child: int, value: Transform) -> None:
+        self.pose_in[child].append(PoseEdge(parent, value))
+
+    def set_pose_edge(self, parent: int, child: int, value: Transform) -> None:
+        """Replace the value of an edge added before (placement frames)."""
+        for e in self.pose_in[child]:
+            if e.parent == parent:
+                e.value = value
+                return
+        self.add_pose_edge(parent, child, value)
+
+    def add_attached_edge(self, source: int, target: int, *, alias: bool = False) -> None:
+        self.attached_out[source].append((target, alias))

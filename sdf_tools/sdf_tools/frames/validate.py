@@ -1,0 +1,73 @@
+"""Check the built graphs the way libsdformat's validate functions do.
+
+Every vertex must have exactly one pose parent and reach the root; every
+non-link vertex exactly one attached-to target, ending at a link (or a
+static model, or the world in a world). Each failure is reported once, at
+the element that made the vertex.
+"""
+from __future__ import annotations
+
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.frames.graph import FrameGraphs, Kind
+from sdf_tools.frames.resolve import pose_to_source, resolve_attached_body
+
+
+def _located(g: FrameGraphs, vid: int, d: Diagnostic) -> Diagnostic:
+    loc = g.locs.get(vid)
+    if loc is None:
+        return d
+    return Diagnostic(d.code, d.message, loc.file, loc.line, loc.xml_path, d.severity)
+
+
+def _check_degrees(g: FrameGraphs, vid: int, world_scope: bool) -> Diagnostic | None:
+    kind = g.kinds[vid]
+    name = g.names[vid]
+    n_in = len(g.pose_in[vid])
+    if vid != g.root and kind is not Kind.ROOT:
+        if n_in > 1:
+            return Diagnostic(ErrorCode.POSE_RELATIVE_TO_GRAPH_ERROR,
+                              f'PoseRelativeToGraph error, too many incoming edges at a vertex '
+                              f'with name [{name}].')
+    real_out = [t for t, alias in g.attached_out[vid] if not alias]
+    out = g.attached_out[vid]
+    if len(out) > 1:
+        return Diagnostic(ErrorCode.FRAME_ATTACHED_TO_GRAPH_ERROR,
+                          f'FrameAttachedToGraph error, too many outgoing edges at a vertex with '
+                          f'name [{name}].')
+    if kind in (Kind.LINK, Kind.WORLD) and out:
+        return Diagnostic(ErrorCode.FRAME_ATTACHED_TO_GRAPH_ERROR,
+                          f'FrameAttachedToGraph error, {kind.name} vertex with name [{name}] '
+                          'should have no outgoing edges.')
+    if kind is Kind.STATIC_MODEL and real_out:
+        return Diagnostic(ErrorCode.FRAME_ATTACHED_TO_GRAPH_ERROR,
+                          f'FrameAttachedToGraph error, STATIC_MODEL vertex with name [{name}] '
+                          'should have no outgoing edges.')
+    if kind in (Kind.MODEL, Kind.JOINT, Kind.FRAME) and not out:
+        return Diagnostic(ErrorCode.FRAME_ATTACHED_TO_GRAPH_ERROR,
+                          f'FrameAttachedToGraph error, Non-LINK vertex with name [{name}] is '
+                          'disconnected; it should have 1 outgoing edge.')
+    del world_scope
+    return None
+
+
+def validate(g: FrameGraphs, *, world_scope: bool) -> None:
+    """Append every graph error to ``g.errors`` (deduplicated by message)."""
+    seen = {d.message for d in g.errors}
+    for vid in range(len(g.names)):
+        if g.kinds[vid] is Kind.ROOT:
+            continue
+        found: list[Diagnostic] = []
+        d = _check_degrees(g, vid, world_scope)
+        if d is not None:
+            found.append(d)
+        if vid != g.root:
+            _, err = pose_to_source(g, vid, g.root)
+            if err is not None:
+                found.append(err)
+        _, err = resolve_attached_body(g, vid, world_scope)
+        if err is not None:
+            found.append(err)
+        for d in found:
+            if d.message not in seen:
+                seen.add(d.message)
+                g.errors.append(_located(g, vid, d))

@@ -1,0 +1,142 @@
+"""One entry point for every input format: SDFormat, URDF, xacro.
+
+``load_file`` reads, checks and builds the frame graphs, and returns
+everything as data: a document, its graphs, and every diagnostic. It never
+raises for bad input.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
+from sdf_tools.frames.checks import check_joints
+from sdf_tools.model import Document
+from sdf_tools.sdf.document import read_sdf_root
+from sdf_tools.xmlsafe import parse_bytes, parse_file
+
+
+@dataclass
+class LoadResult:
+    """What loading a file produced.
+
+    Attributes:
+        document: the description (None when the input was unusable).
+        diagnostics: errors and warnings, in the order found.
+        model_graphs: graphs of a lone top-level model (or URDF robot).
+        world_graphs: graphs of each world, in document order.
+        usable: False when the input could not be read as SDFormat or URDF
+            at all (missing file, not XML, unknown root): CLI exit code 2.
+    """
+
+    document: Document | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    model_graphs: FrameGraphs | None = None
+    world_graphs: list[FrameGraphs] = field(default_factory=list)
+    usable: bool = True
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    @property
+    def valid(self) -> bool:
+        return self.usable and self.document is not None and not self.errors
+
+
+def detect_format(root: etree._Element, source: str | None) -> str:
+    """Return 'sdf', 'urdf' or 'xacro' from the root element and file name."""
+    if source and source.endswith('.xacro'):
+        return 'xacro'
+    if root.tag == 'sdf':
+        return 'sdf'
+    if root.tag == 'robot':
+        nsmap = root.nsmap or {}
+        if any('xacro' in (uri or '') for uri in nsmap.values()):
+            return 'xacro'
+        return 'urdf'
+    return 'unknown'
+
+
+def _finish(doc: Document | None, diags: list[Diagnostic]) -> LoadResult:
+    result = LoadResult(doc, list(diags))
+    if doc is None:
+        return result
+    if doc.model is not None:
+        g = build_model_graphs(doc.model)
+        result.model_graphs = g
+        result.diagnostics.extend(g.errors)
+        result.diagnostics.extend(check_joints(doc.model, g, ''))
+    for world in doc.worlds:
+        g = build_world_graphs(world)
+        result.world_graphs.append(g)
+        result.diagnostics.extend(g.errors)
+        for m in world.models:
+            result.diagnostics.extend(check_joints(m, g, ''))
+    return result
+
+
+def _from_root(root: etree._Element, source: str | None,
+               xacro_args: dict[str, str] | None) -> LoadResult:
+    fmt = detect_format(root, source)
+    if fmt == 'sdf':
+        doc, diags = read_sdf_root(root, source,
+                                   (str(Path(source).resolve()),) if source else ())
+        result = _finish(doc, diags)
+        result.usable = doc is not None or not any(
+            d.code in (ErrorCode.ATTRIBUTE_MISSING, ErrorCode.VERSION_UNSUPPORTED) for d in diags)
+        return result
+    if fmt in ('urdf', 'xacro'):
+        from sdf_tools.urdf import read_urdf_root  # URDF support is optional at import time
+        if fmt == 'xacro':
+            from sdf_tools.urdf.xacro_expand import expand_xacro
+            if source is None:
+                return LoadResult(None, [Diagnostic(ErrorCode.XACRO_ERROR,
+                                                    'xacro input must be a file', None)], usable=False)
+            data, xd = expand_xacro(source, xacro_args or {})
+            if data is None:
+                return LoadResult(None, xd, usable=False)
+            root2, bad = parse_bytes(data, source)
+            if root2 is None:
+                return LoadResult(None, [*xd, *([bad] if bad else [])], usable=False)
+            root = root2
+        doc, diags = read_urdf_root(root, source)
+        return _finish(doc, diags)
+    return LoadResult(None, [Diagnostic(
+        ErrorCode.ELEMENT_INVALID,
+        f'root element <{root.tag}> is neither <sdf> nor <robot>', source, root.sourceline)],
+        usable=False)
+
+
+def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> LoadResult:
+    """Load an SDFormat, URDF or xacro file and resolve its frames."""
+    source = str(path)
+    if Path(path).is_dir():
+        from sdf_tools.sdf.uris import model_file_in_dir
+        found = model_file_in_dir(Path(path))
+        if found is None:
+            return LoadResult(None, [Diagnostic(ErrorCode.FILE_READ,
+                                                'directory holds no model.config or model.sdf',
+                                                source)], usable=False)
+        path, source = found, str(found)
+    root, bad = parse_file(path)
+    if root is None:
+        return LoadResult(None, [bad] if bad else [], usable=False)
+    return _from_root(root, source, xacro_args)
+
+
+def load_string(text: str | bytes, source: str | None = None,
+                xacro_args: dict[str, str] | None = None) -> LoadResult:
+    """Load a description given as text (``source`` names it in messages)."""
+    data = text.encode('utf-8') if isinstance(text, str) else text
+    root, bad = parse_bytes(data, source)
+    if root is None:
+        return LoadResult(None, [bad] if bad else [], usable=False)
+    return _from_root(root, source, xacro_args)

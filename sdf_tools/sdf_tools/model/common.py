@@ -1,0 +1,44 @@
+"""Small records shared by every element: source location, raw pose, extras."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sdf_tools.transform import IDENTITY, Transform
+
+
+@dataclass(frozen=True, slots=True)
+class Loc:
+    """Where an element was written: file, line and an XPath-like path."""
+
+    file: str | None = None
+    line: int | None = None
+    xml_path: str | None = None
+
+
+@dataclass(frozen=True)
+class RawPose:
+    """A ``<pose>`` as written, with its numbers already turned into a transform.
+
+    ``relative_to`` is the name written in the file ('' when absent); which
+    frame an empty name means depends on the element and is decided by the
+    frame graph, as the spec says.
+    """
+
+    value: Transform = IDENTITY
+    relative_to: str = ''
+    text: str = ''
+    rotation_format: str = 'euler_rpy'
+    degrees: bool = False
+    loc: Loc | None = None
+
+
+@dataclass(frozen=True)
+class Extra:
+    """An element we do not model (plugin body, custom namespace, unknown tag).
+
+    Kept verbatim as XML text, as libsdformat keeps unknown elements.
+    """
+
+    tag: str
+    xml: str
+    loc: Loc | None = None

@@ -1,0 +1,31 @@
+"""The root of a loaded file: what ``<sdf>`` (or ``<robot>``) held."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sdf_tools.model.common import Loc
+from sdf_tools.model.elements import Actor, Light, Model, World
+
+
+@dataclass
+class Document:
+    """One loaded description.
+
+    Attributes:
+        file: the path it was read from (None for a string).
+        format: ``'sdf'`` or ``'urdf'``.
+        version: the ``<sdf version>`` as written; None for URDF.
+        worlds: the worlds of the file, in document order.
+        model: the lone top-level model, when the root holds one.
+        light: the lone top-level light, when the root holds one.
+        actor: the lone top-level actor, when the root holds one.
+    """
+
+    file: str | None
+    format: str
+    version: str | None
+    worlds: list[World] = field(default_factory=list)
+    model: Model | None = None
+    light: Light | None = None
+    actor: Actor | None = None
+    loc: Loc | None = None

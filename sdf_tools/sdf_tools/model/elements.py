@@ -1,0 +1,220 @@
+"""Dataclasses for SDFormat elements, one per element, mirroring the XML.
+
+Values the file left out hold the spec's defaults; ``assumed`` lists what a
+reader filled in on the user's behalf (libsdformat does this silently, we
+report it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sdf_tools.model.common import Extra, Loc, RawPose
+
+
+@dataclass
+class Geometry:
+    """A ``<geometry>``: its shape kind and the shape's spec fields."""
+
+    type: str
+    params: dict[str, object] = field(default_factory=dict)
+    loc: Loc | None = None
+
+
+@dataclass
+class Visual:
+    name: str
+    pose: RawPose | None = None
+    geometry: Geometry | None = None
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class Collision:
+    name: str
+    pose: RawPose | None = None
+    geometry: Geometry | None = None
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class Inertial:
+    """Mass properties; ``inertia`` is ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
+
+    mass: float = 1.0
+    inertia: tuple[float, float, float, float, float, float] = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+    pose: RawPose | None = None
+    loc: Loc | None = None
+
+
+@dataclass
+class Sensor:
+    name: str
+    type: str
+    pose: RawPose | None = None
+    xml: str = ''
+    loc: Loc | None = None
+
+
+@dataclass
+class Light:
+    name: str
+    type: str = 'point'
+    pose: RawPose | None = None
+    xml: str = ''
+    loc: Loc | None = None
+
+
+@dataclass
+class Plugin:
+    """A ``<plugin>``, kept verbatim (its body belongs to the plugin)."""
+
+    name: str
+    filename: str
+    xml: str = ''
+    loc: Loc | None = None
+
+
+@dataclass
+class Link:
+    name: str
+    pose: RawPose | None = None
+    inertial: Inertial | None = None
+    visuals: list[Visual] = field(default_factory=list)
+    collisions: list[Collision] = field(default_factory=list)
+    sensors: list[Sensor] = field(default_factory=list)
+    lights: list[Light] = field(default_factory=list)
+    gravity: bool = True
+    kinematic: bool = False
+    self_collide: bool | None = None
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class JointAxis:
+    """``<axis>``/``<axis2>``: direction, limits, dynamics and mimic."""
+
+    xyz: tuple[float, float, float] = (0.0, 0.0, 1.0)
+    expressed_in: str = ''
+    lower: float = -1e16
+    upper: float = 1e16
+    effort: float = -1.0
+    velocity: float = -1.0
+    stiffness: float = 1e8
+    dissipation: float = 1.0
+    damping: float = 0.0
+    friction: float = 0.0
+    spring_reference: float = 0.0
+    spring_stiffness: float = 0.0
+    mimic_joint: str | None = None
+    mimic_multiplier: float = 1.0
+    mimic_offset: float = 0.0
+    loc: Loc | None = None
+
+
+@dataclass
+class Joint:
+    name: str
+    type: str
+    parent: str = ''
+    child: str = ''
+    pose: RawPose | None = None
+    axis: JointAxis | None = None
+    axis2: JointAxis | None = None
+    thread_pitch: float | None = None
+    gearbox_ratio: float | None = None
+    gearbox_reference_body: str | None = None
+    sensors: list[Sensor] = field(default_factory=list)
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class Frame:
+    """An explicit ``<frame>``; ``attached_to`` is '' when not written."""
+
+    name: str
+    attached_to: str = ''
+    pose: RawPose | None = None
+    loc: Loc | None = None
+
+
+@dataclass
+class Model:
+    """A ``<model>`` (or an ``<include>`` of one, already expanded)."""
+
+    name: str
+    pose: RawPose | None = None
+    static: bool = False
+    self_collide: bool = False
+    allow_auto_disable: bool = True
+    enable_wind: bool = False
+    canonical_link: str = ''
+    placement_frame: str = ''
+    links: list[Link] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    models: list[Model] = field(default_factory=list)
+    plugins: list[Plugin] = field(default_factory=list)
+    extras: list[Extra] = field(default_factory=list)
+    # The <sdf version> of the file this model was written in: pre-1.7
+    # models follow older naming rules.
+    version: str = '1.9'
+    source_uri: str | None = None
+    loc: Loc | None = None
+
+
+@dataclass
+class Waypoint:
+    time: float
+    pose: RawPose
+
+
+@dataclass
+class Trajectory:
+    id: int
+    type: str
+    tension: float = 0.0
+    waypoints: list[Waypoint] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class Animation:
+    name: str
+    filename: str
+    scale: float = 1.0
+    interpolate_x: bool = False
+
+
+@dataclass
+class Actor:
+    name: str
+    pose: RawPose | None = None
+    skin_filename: str | None = None
+    skin_scale: float = 1.0
+    animations: list[Animation] = field(default_factory=list)
+    loop: bool = True
+    delay_start: float = 0.0
+    auto_start: bool = True
+    trajectories: list[Trajectory] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    plugins: list[Plugin] = field(default_factory=list)
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None
+
+
+@dataclass
+class World:
+    name: str
+    models: list[Model] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
+    joints: list[Joint] = field(default_factory=list)
+    actors: list[Actor] = field(default_factory=list)
+    lights: list[Light] = field(default_factory=list)
+    plugins: list[Plugin] = field(default_factory=list)
+    extras: list[Extra] = field(default_factory=list)
+    loc: Loc | None = None

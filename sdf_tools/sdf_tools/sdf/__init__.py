@@ -1,0 +1,1 @@
+"""The SDFormat reader: XML in, :class:`sdf_tools.model.Document` out."""

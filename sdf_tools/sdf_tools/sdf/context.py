@@ -1,0 +1,62 @@
+"""What the reader carries while it walks one file: source, version, errors."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.model.common import Loc
+
+
+def version_tuple(version: str) -> tuple[int, int]:
+    """Turn ``'1.6'`` into ``(1, 6)``; unparsable text gives ``(0, 0)``."""
+    try:
+        major, minor = version.strip().split('.')[:2]
+        return int(major), int(minor)
+    except ValueError:
+        return (0, 0)
+
+
+@dataclass
+class ReadContext:
+    """State of one file being read (an ``<include>`` gets its own)."""
+
+    file: str | None
+    version: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Files being read, outermost first: an include of one of them is a cycle.
+    include_stack: tuple[str, ...] = ()
+
+    @property
+    def version_tuple(self) -> tuple[int, int]:
+        return version_tuple(self.version)
+
+    def loc(self, el: etree._Element) -> Loc:
+        """Return the location of ``el`` in this file."""
+        line = el.sourceline if isinstance(el.sourceline, int) else None
+        return Loc(self.file, line, _xml_path(el))
+
+    def error(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
+        """Record an error at ``el`` (or at the file when ``el`` is None)."""
+        line = el.sourceline if el is not None else None
+        self.diagnostics.append(Diagnostic(code, message, self.file, line,
+                                           _xml_path(el) if el is not None else None))
+
+    def warn(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
+        """Record a warning: an assumption made or something kept as is."""
+        line = el.sourceline if el is not None else None
+        self.diagnostics.append(Diagnostic(code, message, self.file, line,
+                                           _xml_path(el) if el is not None else None,
+                                           Severity.WARNING))
+
+
+def _xml_path(el: etree._Element) -> str:
+    parts: list[str] = []
+    node: etree._Element | None = el
+    while node is not None:
+        tag = node.tag if isinstance(node.tag, str) else '?'
+        name = node.get('name')
+        parts.append(f'{tag}[@name="{name}"]' if name else tag)
+        node = node.getparent()
+    return '/' + '/'.join(reversed(parts))

@@ -1,0 +1,81 @@
+"""``<geometry>``: the eleven shape kinds of the spec and their fields."""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Geometry
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.values import child, children, get_bool, get_float, get_str, get_vec, parse_floats
+
+SHAPES = ('empty', 'box', 'capsule', 'cone', 'cylinder', 'ellipsoid', 'heightmap',
+          'image', 'mesh', 'plane', 'polyline', 'sphere')
+
+
+def _mesh(ctx: ReadContext, el: etree._Element) -> dict[str, object]:
+    sub = child(el, 'submesh')
+    submesh = None
+    if sub is not None:
+        submesh = {'name': get_str(sub, 'name'), 'center': get_bool(ctx, sub, 'center', False)}
+    params: dict[str, object] = {
+        'uri': get_str(el, 'uri'),
+        'scale': list(get_vec(ctx, el, 'scale', (1.0, 1.0, 1.0))),
+        'submesh': submesh,
+    }
+    opt = el.get('optimization')
+    if opt is not None:
+        params['optimization'] = opt
+    return params
+
+
+def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
+    lines: list[dict[str, object]] = []
+    for pl in children(el, 'polyline'):
+        pts = []
+        for p in children(pl, 'point'):
+            vals = parse_floats(ctx, p, 2)
+            if vals is not None:
+                pts.append([vals[0], vals[1]])
+        lines.append({'height': get_float(ctx, pl, 'height', 1.0), 'points': pts})
+    return lines
+
+
+def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
+    """Read a ``<geometry>``; an unknown or missing shape is reported."""
+    shapes = [c for c in el if isinstance(c.tag, str) and c.tag in SHAPES]
+    if not shapes:
+        unknown = [c.tag for c in el if isinstance(c.tag, str)]
+        if unknown:
+            ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                     f'<geometry> holds no known shape (found {unknown}); treated as empty', el)
+        return Geometry('empty', {}, ctx.loc(el))
+    s = shapes[0]
+    kind = s.tag
+    p: dict[str, object]
+    if kind == 'box':
+        p = {'size': list(get_vec(ctx, s, 'size', (1.0, 1.0, 1.0)))}
+    elif kind == 'sphere':
+        p = {'radius': get_float(ctx, s, 'radius', 1.0)}
+    elif kind in ('cylinder', 'capsule', 'cone'):
+        p = {'radius': get_float(ctx, s, 'radius', 1.0 if kind != 'capsule' else 0.5),
+             'length': get_float(ctx, s, 'length', 1.0)}
+    elif kind == 'ellipsoid':
+        p = {'radii': list(get_vec(ctx, s, 'radii', (1.0, 1.0, 1.0)))}
+    elif kind == 'plane':
+        p = {'normal': list(get_vec(ctx, s, 'normal', (0.0, 0.0, 1.0))),
+             'size': list(get_vec(ctx, s, 'size', (1.0, 1.0)))}
+    elif kind == 'mesh':
+        p = _mesh(ctx, s)
+    elif kind == 'heightmap':
+        p = {'uri': get_str(s, 'uri'), 'size': list(get_vec(ctx, s, 'size', (1.0, 1.0, 1.0))),
+             'pos': list(get_vec(ctx, s, 'pos', (0.0, 0.0, 0.0)))}
+    elif kind == 'image':
+        p = {'uri': get_str(s, 'uri'), 'scale': get_float(ctx, s, 'scale', 1.0),
+             'threshold': get_float(ctx, s, 'threshold', 200.0),
+             'height': get_float(ctx, s, 'height', 1.0),
+             'granularity': get_float(ctx, s, 'granularity', 1.0)}
+    elif kind == 'polyline':
+        p = {'polylines': _polyline(ctx, el)}
+    else:
+        p = {}
+    return Geometry(kind, p, ctx.loc(s))

@@ -1,0 +1,112 @@
+"""``<include>``: find the file, read it, apply the include's overrides.
+
+Follows libsdformat 12: ``<name>``, ``<pose>`` (replacing the included
+model's pose, attributes included), ``<static>``, ``<placement_frame>``
+(which needs a ``<pose>``) and ``<plugin>`` children; an include cycle is
+an error rather than a hang.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Actor, Light, Model, Plugin
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.uris import model_file_in_dir, resolve_uri
+from sdf_tools.sdf.values import child, children, get_bool, parse_pose_element
+from sdf_tools.xmlsafe import to_xml
+
+Included = Model | Actor | Light
+
+
+def parse_plugin(ctx: ReadContext, el: etree._Element) -> Plugin:
+    """Keep a ``<plugin>`` verbatim."""
+    for attr in ('name', 'filename'):
+        if el.get(attr) is None:
+            ctx.error(ErrorCode.ATTRIBUTE_MISSING,
+                      f'Required attribute[{attr}] in element[plugin] is not specified', el)
+    return Plugin(el.get('name', ''), el.get('filename', ''), to_xml(el), ctx.loc(el))
+
+
+def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
+    uri_el = child(inc, 'uri')
+    if uri_el is None or not (uri_el.text or '').strip():
+        ctx.error(ErrorCode.ATTRIBUTE_MISSING, '<include> is missing a <uri> element', inc)
+        return None
+    uri = (uri_el.text or '').strip()
+    base = Path(ctx.file).parent if ctx.file else None
+    path = resolve_uri(uri, base)
+    if path is None:
+        ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
+        return None
+    if path.is_dir():
+        found = model_file_in_dir(path)
+        if found is None:
+            ctx.error(ErrorCode.URI_LOOKUP,
+                      f'Unable to find a model file (model.config or model.sdf) in [{path}] '
+                      f'for uri[{uri}]', uri_el)
+            return None
+        path = found
+    return path
+
+
+def _apply_overrides(ctx: ReadContext, inc: etree._Element, top: Included) -> Included | None:
+    name_el = child(inc, 'name')
+    if name_el is not None:
+        top = replace(top, name=(name_el.text or '').strip())
+    pose_el = child(inc, 'pose')
+    if pose_el is not None:
+        top = replace(top, pose=parse_pose_element(ctx, pose_el))
+    if isinstance(top, Model):
+        if child(inc, 'static') is not None:
+            top = replace(top, static=get_bool(ctx, inc, 'static', False))
+        pf = child(inc, 'placement_frame')
+        if pf is not None:
+            if pose_el is None:
+                ctx.error(ErrorCode.MODEL_PLACEMENT_FRAME_INVALID,
+                          '<pose> is required when specifying the placement_frame element', inc)
+                return None
+            value = (pf.text or '').strip()
+            if value == '__root__':
+                ctx.error(ErrorCode.RESERVED_NAME,
+                          "'__root__' is reserved; it cannot be used as a value of element "
+                          '[placement_frame]', pf)
+            top = replace(top, placement_frame=value)
+    if isinstance(top, (Model, Actor)):
+        extra = [parse_plugin(ctx, p) for p in children(inc, 'plugin')]
+        if extra:
+            top = replace(top, plugins=[*top.plugins, *extra])
+    return top
+
+
+def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:
+    """Read the model, actor or light an ``<include>`` names (None on error)."""
+    # Imported here: reading an included file is reading a document, which
+    # in turn parses models holding includes.
+    from sdf_tools.sdf.document import read_sdf_file
+
+    path = _locate(ctx, inc)
+    if path is None:
+        return None
+    key = str(path.resolve())
+    if key in ctx.include_stack:
+        chain = ' -> '.join([*ctx.include_stack, key])
+        ctx.error(ErrorCode.INCLUDE_CYCLE, f'include cycle: {chain}', inc)
+        return None
+    doc, diags = read_sdf_file(path, include_stack=(*ctx.include_stack, key))
+    ctx.diagnostics.extend(diags)
+    if doc is None or doc.format != 'sdf':
+        ctx.error(ErrorCode.FILE_READ, f'Unable to read file[{path}]', inc)
+        return None
+    tops: list[Included] = [t for t in (doc.model, doc.actor, doc.light) if t is not None]
+    if not tops:
+        ctx.error(ErrorCode.ELEMENT_MISSING,
+                  'Failed to find top level <model> / <actor> / <light> for <include>', inc)
+        return None
+    top = tops[0]
+    if isinstance(top, Model):
+        top = replace(top, source_uri=(child(inc, 'uri').text or '').strip())  # type: ignore[union-attr]
+    return _apply_overrides(ctx, inc, top)

@@ -1,0 +1,122 @@
+"""``<joint>`` and its ``<axis>``/``<axis2>``; ``<frame>``."""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Extra, Frame, Joint, JointAxis
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.link import parse_sensor
+from sdf_tools.sdf.names import read_name
+from sdf_tools.sdf.values import child, children, get_float, get_pose, get_str, parse_bool_text, parse_floats
+from sdf_tools.xmlsafe import to_xml
+
+JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute',
+               'revolute2', 'screw', 'universal')
+JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'gearbox_ratio',
+                  'gearbox_reference_body', 'physics', 'sensor', 'frame', 'screw_thread_pitch'}
+
+
+def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool) -> JointAxis:
+    """Read an axis; ``legacy_model_frame`` is 1.4's implied use_parent_model_frame."""
+    axis = JointAxis(loc=ctx.loc(el))
+    xyz_el = child(el, 'xyz')
+    if xyz_el is not None and (xyz_el.text or '').strip():
+        vals = parse_floats(ctx, xyz_el, 3)
+        if vals is not None:
+            norm = (vals[0] ** 2 + vals[1] ** 2 + vals[2] ** 2) ** 0.5
+            if norm == 0.0:
+                ctx.error(ErrorCode.ELEMENT_INVALID, 'The norm of the xyz vector cannot be zero', xyz_el)
+            else:
+                axis.xyz = (vals[0] / norm, vals[1] / norm, vals[2] / norm)
+    elif xyz_el is None:
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED, 'axis has no <xyz>: libsdformat assumes 0 0 1', el)
+    if xyz_el is not None:
+        axis.expressed_in = xyz_el.get('expressed_in', '')
+    if ctx.version_tuple < (1, 7):
+        upm = child(el, 'use_parent_model_frame')
+        use_model = legacy_model_frame
+        if upm is not None:
+            use_model = bool(parse_bool_text(upm.text or ''))
+        if use_model:
+            # 1.6 -> 1.7 turns use_parent_model_frame into expressed_in.
+            axis.expressed_in = '__model__'
+    lim = child(el, 'limit')
+    if lim is not None:
+        axis.lower = get_float(ctx, lim, 'lower', -1e16)
+        axis.upper = get_float(ctx, lim, 'upper', 1e16)
+        axis.effort = get_float(ctx, lim, 'effort', -1.0)
+        axis.velocity = get_float(ctx, lim, 'velocity', -1.0)
+        axis.stiffness = get_float(ctx, lim, 'stiffness', 1e8)
+        axis.dissipation = get_float(ctx, lim, 'dissipation', 1.0)
+    dyn = child(el, 'dynamics')
+    if dyn is not None:
+        axis.damping = get_float(ctx, dyn, 'damping', 0.0)
+        axis.friction = get_float(ctx, dyn, 'friction', 0.0)
+        axis.spring_reference = get_float(ctx, dyn, 'spring_reference', 0.0)
+        axis.spring_stiffness = get_float(ctx, dyn, 'spring_stiffness', 0.0)
+    mim = child(el, 'mimic')
+    if mim is not None:
+        axis.mimic_joint = mim.get('joint', '')
+        axis.mimic_multiplier = get_float(ctx, mim, 'multiplier', 1.0)
+        axis.mimic_offset = get_float(ctx, mim, 'offset', 0.0)
+    return axis
+
+
+def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = False) -> Joint:
+    """Read a ``<joint>`` with libsdformat's checks on type, parent and child."""
+    name = read_name(ctx, el, 'joint')
+    jtype = el.get('type')
+    if jtype is None:
+        ctx.error(ErrorCode.ATTRIBUTE_MISSING, 'A joint type is required, but is not set.', el)
+        jtype = ''
+    jtype = jtype.lower()
+    if jtype and jtype not in JOINT_TYPES:
+        ctx.error(ErrorCode.ATTRIBUTE_INVALID, f'Joint type of {jtype} is invalid.', el)
+    joint = Joint(name, jtype, pose=get_pose(ctx, el), loc=ctx.loc(el))
+    for tag in ('parent', 'child'):
+        c = child(el, tag)
+        if c is None:
+            ctx.error(ErrorCode.ELEMENT_MISSING,
+                      f'XML Missing required element[{tag}], child of element[joint]', el)
+            continue
+        value = (c.text or '').strip()
+        if value == '__root__':
+            ctx.error(ErrorCode.RESERVED_NAME, f'The supplied joint {tag} name [{value}] is not valid.', c)
+        setattr(joint, tag, value)
+    if joint.child == 'world':
+        ctx.error(ErrorCode.JOINT_CHILD_LINK_INVALID,
+                  f'Joint with name[{name}] specified invalid child link [world].', el)
+    if joint.child and joint.child == joint.parent:
+        ctx.error(ErrorCode.JOINT_PARENT_SAME_AS_CHILD,
+                  f'Joint with name[{name}] must specify different frame names for parent and '
+                  f'child, while [{joint.child}] was specified for both.', el)
+    a1, a2 = child(el, 'axis'), child(el, 'axis2')
+    if a1 is not None:
+        joint.axis = parse_axis(ctx, a1, legacy_model_frame=legacy_axes)
+    if a2 is not None:
+        joint.axis2 = parse_axis(ctx, a2, legacy_model_frame=legacy_axes)
+    if child(el, 'thread_pitch') is not None:
+        joint.thread_pitch = get_float(ctx, el, 'thread_pitch', 1.0)
+    if child(el, 'gearbox_ratio') is not None:
+        joint.gearbox_ratio = get_float(ctx, el, 'gearbox_ratio', 1.0)
+    if child(el, 'gearbox_reference_body') is not None:
+        joint.gearbox_reference_body = get_str(el, 'gearbox_reference_body')
+    joint.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
+    for c in el:
+        if isinstance(c.tag, str) and c.tag not in JOINT_CHILDREN:
+            joint.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+            if ':' not in c.tag:
+                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                         f'<{c.tag}> is not an SDFormat child of <joint>; kept verbatim', c)
+    return joint
+
+
+def parse_frame(ctx: ReadContext, el: etree._Element) -> Frame:
+    """Read a ``<frame>`` (``attached_to`` stays '' when not written)."""
+    name = read_name(ctx, el, 'frame')
+    attached = el.get('attached_to', '')
+    if attached == '__root__':
+        ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+                  "'__root__' is reserved; it cannot be used as a value of attribute [attached_to]", el)
+    return Frame(name, attached, get_pose(ctx, el), ctx.loc(el))

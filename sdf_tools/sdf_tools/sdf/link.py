@@ -1,0 +1,105 @@
+"""``<link>``, ``<inertial>``, ``<visual>``, ``<collision>``, ``<sensor>``, ``<light>``."""
+from __future__ import annotations
+
+import numpy as np
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.geometry import parse_geometry
+from sdf_tools.sdf.names import check_unique, read_name
+from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose
+from sdf_tools.xmlsafe import to_xml
+
+LINK_CHILDREN = {
+    'pose', 'inertial', 'visual', 'collision', 'sensor', 'light', 'gravity', 'enable_wind',
+    'self_collide', 'kinematic', 'must_be_base_link', 'velocity_decay', 'projector',
+    'audio_sink', 'audio_source', 'battery', 'particle_emitter', 'frame',
+}
+
+
+def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, float]) -> bool:
+    """Check mass and inertia the way ignition-math's MassMatrix3::IsValid does.
+
+    Mass must be non-negative, the inertia matrix positive semi-definite and
+    its principal moments must satisfy the triangle inequality, each up to a
+    tolerance of ten machine epsilons scaled by the largest moment.
+    """
+    ixx, ixy, ixz, iyy, iyz, izz = m
+    if mass < 0:
+        return False
+    mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+    eps = 10.0 * max(abs(ixx), abs(iyy), abs(izz)) * np.finfo(float).eps
+    if ixx < -eps or ixx * iyy - ixy * ixy < -eps or np.linalg.det(mat) < -eps:
+        return False
+    moments = np.sort(np.linalg.eigvalsh(mat))
+    eps_m = 10.0 * float(np.max(np.abs(moments))) * np.finfo(float).eps
+    a, b, c = (float(x) for x in moments)
+    return a + b >= c - eps_m and b + c >= a - eps_m and a + c >= b - eps_m
+
+
+def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Inertial:
+    mass = get_float(ctx, el, 'mass', 1.0)
+    inertia = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+    ie = child(el, 'inertia')
+    if ie is not None:
+        inertia = (get_float(ctx, ie, 'ixx', 1.0), get_float(ctx, ie, 'ixy', 0.0),
+                   get_float(ctx, ie, 'ixz', 0.0), get_float(ctx, ie, 'iyy', 1.0),
+                   get_float(ctx, ie, 'iyz', 0.0), get_float(ctx, ie, 'izz', 1.0))
+    if not inertia_is_valid(mass, inertia):
+        ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link_name} has invalid inertia.', el)
+    return Inertial(mass, inertia, get_pose(ctx, el), ctx.loc(el))
+
+
+def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tuple[str, object]:
+    name = read_name(ctx, el, kind, reserved_check=False)
+    g = child(el, 'geometry')
+    geometry = parse_geometry(ctx, g) if g is not None else None
+    if g is None:
+        ctx.error(ErrorCode.ELEMENT_MISSING, f'<{kind}> [{name}] has no <geometry>', el)
+    extras = [Extra(c.tag, to_xml(c), ctx.loc(c)) for c in el
+              if isinstance(c.tag, str) and c.tag not in ('pose', 'geometry')]
+    cls = Visual if kind == 'visual' else Collision
+    return name, cls(name, get_pose(ctx, el), geometry, extras, ctx.loc(el))
+
+
+def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
+    name = read_name(ctx, el, 'sensor')
+    return Sensor(name, el.get('type', ''), get_pose(ctx, el), to_xml(el), ctx.loc(el))
+
+
+def parse_light(ctx: ReadContext, el: etree._Element) -> Light:
+    name = read_name(ctx, el, 'light', reserved_check=False)
+    return Light(name, el.get('type', 'point'), get_pose(ctx, el), to_xml(el), ctx.loc(el))
+
+
+def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
+    """Read a ``<link>``; a missing ``<inertial>`` is reported as an assumption."""
+    name = read_name(ctx, el, 'link')
+    link = Link(name, get_pose(ctx, el), loc=ctx.loc(el))
+    ie = child(el, 'inertial')
+    if ie is not None:
+        link.inertial = parse_inertial(ctx, ie, name)
+    else:
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'link [{name}] has no <inertial>: libsdformat assumes mass 1 kg and '
+                 'unit inertia at the link origin', el)
+    for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
+        items = [_visual_or_collision(ctx, c, kind) for c in children(el, kind)]
+        drop = check_unique(ctx, [(n, c) for (n, _), c in zip(items, children(el, kind))],
+                            kind.capitalize(), name)
+        target.extend(v for i, (_, v) in enumerate(items) if i not in drop)  # type: ignore[misc]
+    link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
+    link.lights = [parse_light(ctx, c) for c in children(el, 'light')]
+    link.gravity = get_bool(ctx, el, 'gravity', True)
+    link.kinematic = get_bool(ctx, el, 'kinematic', False)
+    sc = child(el, 'self_collide')
+    link.self_collide = get_bool(ctx, el, 'self_collide', False) if sc is not None else None
+    for c in el:
+        if isinstance(c.tag, str) and c.tag not in LINK_CHILDREN:
+            link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+            if ':' not in c.tag:
+                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                         f'<{c.tag}> is not an SDFormat child of <link>; kept verbatim', c)
+    return link

@@ -1,0 +1,166 @@
+"""``<model>``: links, joints, frames, nested models and includes, in order."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Extra, Frame, Model, RawPose
+from sdf_tools.model.canonical import canonical_link_relative_name
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.include import load_include, parse_plugin
+from sdf_tools.sdf.joint import parse_frame, parse_joint
+from sdf_tools.sdf.link import parse_link
+from sdf_tools.sdf.names import read_name
+from sdf_tools.sdf.values import child, get_bool, get_pose, parse_bool_text
+from sdf_tools.xmlsafe import to_xml
+
+MODEL_CHILDREN = {'pose', 'static', 'self_collide', 'allow_auto_disable', 'enable_wind',
+                  'link', 'joint', 'frame', 'model', 'include', 'plugin', 'gripper'}
+
+
+def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Model) -> None:
+    """Merge an included model's children into ``parent`` (``merge="true"``).
+
+    A proxy frame ``_merged__<name>__model__`` stands for the included
+    model's frame; references to ``__model__`` (and empty ones, where the
+    default was the model frame) are redirected to it.
+    """
+    proxy = f'_merged__{m.name}__model__'
+    pose = m.pose or RawPose()
+    if m.placement_frame:
+        from sdf_tools.frames.placement import resolve_placed_model_pose  # frames depend on model only
+        pose = replace(pose, value=resolve_placed_model_pose(m, ctx))
+    rel = pose.relative_to or '__model__'
+    parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),
+                               ctx.loc(inc_el)))
+
+    def redirect(p: RawPose | None, if_empty: bool) -> RawPose | None:
+        if p is None:
+            return RawPose(relative_to=proxy) if if_empty else None
+        if p.relative_to == '__model__' or (if_empty and not p.relative_to):
+            return replace(p, relative_to=proxy)
+        return p
+
+    for link in m.links:
+        parent.links.append(replace(link, pose=redirect(link.pose, True)))
+    for nested in m.models:
+        parent.models.append(replace(nested, pose=redirect(nested.pose, True)))
+    for joint in m.joints:
+        j = replace(joint, pose=redirect(joint.pose, False))
+        for attr in ('axis', 'axis2'):
+            ax = getattr(j, attr)
+            if ax is not None and ax.expressed_in == '__model__':
+                setattr(j, attr, replace(ax, expressed_in=proxy))
+        parent.joints.append(j)
+    for frame in m.frames:
+        attached = proxy if frame.attached_to in ('', '__model__') else frame.attached_to
+        parent.frames.append(replace(frame, attached_to=attached, pose=redirect(frame.pose, False)))
+    parent.plugins.extend(m.plugins)
+
+
+def _include(ctx: ReadContext, model: Model, el: etree._Element) -> None:
+    inc = load_include(ctx, el)
+    if inc is None:
+        return
+    if not isinstance(inc, Model):
+        ctx.warn(ErrorCode.ELEMENT_INCORRECT_TYPE,
+                 f'<include> of a {type(inc).__name__.lower()} inside a model is ignored', el)
+        return
+    merge = parse_bool_text(el.get('merge', 'false')) or False
+    if merge:
+        _merge_into(ctx, model, el, inc)
+    else:
+        model.models.append(inc)
+
+
+def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
+    """Read a ``<model>`` and everything below it, includes expanded."""
+    name = read_name(ctx, el, 'model')
+    legacy_axes = ctx.version_tuple < (1, 5)
+    model = Model(name, get_pose(ctx, el), version=ctx.version, loc=ctx.loc(el))
+    model.canonical_link = el.get('canonical_link', '')
+    model.placement_frame = el.get('placement_frame', '')
+    for attr in ('canonical_link', 'placement_frame'):
+        if el.get(attr) == '__root__':
+            ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+                      f"'__root__' is reserved; it cannot be used as a value of attribute [{attr}]", el)
+    model.static = get_bool(ctx, el, 'static', False)
+    model.self_collide = get_bool(ctx, el, 'self_collide', False)
+    model.allow_auto_disable = get_bool(ctx, el, 'allow_auto_disable', True)
+    model.enable_wind = get_bool(ctx, el, 'enable_wind', False)
+    for c in el:
+        tag = c.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == 'link':
+            model.links.append(parse_link(ctx, c))
+        elif tag == 'joint':
+            model.joints.append(parse_joint(ctx, c, legacy_axes=legacy_axes))
+        elif tag == 'frame':
+            model.frames.append(parse_frame(ctx, c))
+        elif tag == 'model':
+            model.models.append(parse_model(ctx, c))
+        elif tag == 'include':
+            _include(ctx, model, c)
+        elif tag == 'plugin':
+            model.plugins.append(parse_plugin(ctx, c))
+        elif tag not in MODEL_CHILDREN:
+            model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
+            if ':' not in tag:
+                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                         f'<{tag}> is not an SDFormat child of <model>; kept verbatim', c)
+        elif tag == 'gripper':
+            model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
+    _check_names(ctx, model)
+    if child(el, 'link') is None and not model.links and not model.models and not model.static:
+        ctx.error(ErrorCode.MODEL_WITHOUT_LINK, 'A model must have at least one link.', el)
+    return model
+
+
+def _check_names(ctx: ReadContext, model: Model) -> None:
+    """Same-type duplicates are errors; pre-1.7 cross-type clashes are renamed.
+
+    Cross-type clashes in 1.7+ files are reported by the frame graph, as
+    libsdformat does.
+    """
+    for kind, items in (('Link', model.links), ('Joint', model.joints),
+                        ('Frame', model.frames), ('Model', model.models)):
+        seen: set[str] = set()
+        keep = []
+        for item in items:
+            if item.name in seen:
+                ctx.diagnostics.append(_dup(kind, item, model))
+                continue
+            seen.add(item.name)
+            keep.append(item)
+        items[:] = keep  # type: ignore[index]
+    if ctx.version_tuple >= (1, 7):
+        return
+    taken = {m.name for m in model.models}
+    for kind, items, suffix in (('link', model.links, '_link'), ('joint', model.joints, '_joint'),
+                                ('frame', model.frames, '_frame')):
+        for item in items:
+            new = item.name
+            if new in taken:
+                new = item.name + suffix
+                i = 0
+                while new in taken:
+                    new = f'{item.name}{suffix}{i}'
+                    i += 1
+                ctx.warn(ErrorCode.DUPLICATE_NAME,
+                         f'{kind} [{item.name}] in model [{model.name}] clashes with another '
+                         f'name; renamed to [{new}] as libsdformat does for pre-1.7 files', None)
+                item.name = new
+            taken.add(new)
+
+
+def _dup(kind: str, item: object, model: Model):  # type: ignore[no-untyped-def]
+    from sdf_tools.errors import Diagnostic
+
+    loc = getattr(item, 'loc', None)
+    return Diagnostic(ErrorCode.DUPLICATE_NAME,
+                      f'{kind} with name[{getattr(item, "name", "")}] already exists in '
+                      f'model [{model.name}]',
+                      loc.file if loc else None, loc.line if loc else None)

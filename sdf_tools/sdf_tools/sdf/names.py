@@ -1,0 +1,45 @@
+"""Name rules shared by every named element (libsdformat's Utils and Load)."""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.sdf.context import ReadContext
+
+
+def is_reserved_name(name: str) -> bool:
+    """``world`` and any ``__name__`` are reserved for implicit frames."""
+    return name == 'world' or (len(name) >= 4 and name.startswith('__') and name.endswith('__'))
+
+
+def read_name(ctx: ReadContext, el: etree._Element, kind: str, *, reserved_check: bool = True) -> str:
+    """Return the ``name`` attribute, reporting it missing or reserved."""
+    name = el.get('name')
+    if name is None:
+        ctx.error(ErrorCode.ATTRIBUTE_MISSING,
+                  f'Required attribute[name] in element[{el.tag}] is not specified', el)
+        return ''
+    if reserved_check and is_reserved_name(name):
+        ctx.error(ErrorCode.RESERVED_NAME, f'The supplied {kind} name [{name}] is reserved.', el)
+    if '::' in name and ctx.version_tuple >= (1, 8):
+        ctx.error(ErrorCode.RESERVED_NAME,
+                  f"Delimiter '::' found in {kind} name [{name}], which is not allowed "
+                  'in SDFormat >= 1.8', el)
+    return name
+
+
+def check_unique(ctx: ReadContext, items: list[tuple[str, etree._Element]], kind: str,
+                 owner: str) -> set[int]:
+    """Report same-type siblings sharing a name; return indices to drop.
+
+    libsdformat keeps the first element of a name and skips the others.
+    """
+    seen: set[str] = set()
+    drop: set[int] = set()
+    for i, (name, el) in enumerate(items):
+        if name in seen:
+            ctx.error(ErrorCode.DUPLICATE_NAME,
+                      f'{kind} with name[{name}] already exists in [{owner}]', el)
+            drop.add(i)
+        seen.add(name)
+    return drop

@@ -1,0 +1,167 @@
+"""Typed values from element text, with libsdformat's parsing rules.
+
+A value that cannot be parsed is an ELEMENT_INVALID error at its line (the
+code libsdformat reports when it gives up reading the element), and the
+spec default is used so that reading can go on and report the rest.
+"""
+from __future__ import annotations
+
+import math
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model.common import RawPose
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.transform import IDENTITY, Transform
+
+_TRUE = {'true', '1'}
+_FALSE = {'false', '0'}
+
+
+def child(el: etree._Element, tag: str) -> etree._Element | None:
+    """Return the first child element named ``tag``."""
+    for c in el:
+        if c.tag == tag:
+            return c
+    return None
+
+
+def children(el: etree._Element, tag: str) -> list[etree._Element]:
+    """Return every child element named ``tag``, in document order."""
+    return [c for c in el if c.tag == tag]
+
+
+def parse_floats(ctx: ReadContext, el: etree._Element, count: int | None) -> list[float] | None:
+    """Parse whitespace-separated finite doubles; None (and an error) if bad."""
+    tokens = (el.text or '').split()
+    values: list[float] = []
+    for tok in tokens:
+        try:
+            v = float(tok)
+        except ValueError:
+            ctx.error(ErrorCode.ELEMENT_INVALID,
+                      f'<{el.tag}> value [{(el.text or "").strip()}] is not a number', el)
+            return None
+        if not math.isfinite(v):
+            ctx.error(ErrorCode.ELEMENT_INVALID,
+                      f'<{el.tag}> value [{(el.text or "").strip()}] must be finite', el)
+            return None
+        values.append(v)
+    if count is not None and len(values) != count:
+        ctx.error(ErrorCode.ELEMENT_INVALID,
+                  f'<{el.tag}> needs {count} numbers, found {len(values)} in '
+                  f'[{(el.text or "").strip()}]', el)
+        return None
+    return values
+
+
+def get_float(ctx: ReadContext, parent: etree._Element, tag: str, default: float) -> float:
+    """Return the double in child ``tag`` or ``default`` when absent or bad."""
+    el = child(parent, tag)
+    if el is None or not (el.text or '').strip():
+        return default
+    vals = parse_floats(ctx, el, 1)
+    return vals[0] if vals else default
+
+
+def get_int(ctx: ReadContext, parent: etree._Element, tag: str, default: int) -> int:
+    el = child(parent, tag)
+    if el is None or not (el.text or '').strip():
+        return default
+    try:
+        return int((el.text or '').strip())
+    except ValueError:
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'<{tag}> value [{el.text}] is not an integer', el)
+        return default
+
+
+def parse_bool_text(text: str) -> bool | None:
+    """Parse an SDFormat bool (``true``/``false``/``1``/``0``, any case)."""
+    t = text.strip().lower()
+    if t in _TRUE:
+        return True
+    if t in _FALSE:
+        return False
+    return None
+
+
+def get_bool(ctx: ReadContext, parent: etree._Element, tag: str, default: bool) -> bool:
+    el = child(parent, tag)
+    if el is None or not (el.text or '').strip():
+        return default
+    b = parse_bool_text(el.text or '')
+    if b is None:
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'<{tag}> value [{el.text}] is not a bool', el)
+        return default
+    return b
+
+
+def get_str(parent: etree._Element, tag: str, default: str = '') -> str:
+    el = child(parent, tag)
+    if el is None:
+        return default
+    return (el.text or '').strip()
+
+
+def get_vec(ctx: ReadContext, parent: etree._Element, tag: str,
+            default: tuple[float, ...]) -> tuple[float, ...]:
+    """Return a fixed-length vector child (``size``, ``xyz``, ``scale``...)."""
+    el = child(parent, tag)
+    if el is None or not (el.text or '').strip():
+        return default
+    vals = parse_floats(ctx, el, len(default))
+    return tuple(vals) if vals else default
+
+
+def parse_pose_element(ctx: ReadContext, el: etree._Element) -> RawPose:
+    """Read a ``<pose>`` with ``relative_to``, ``rotation_format``, ``degrees``."""
+    rel = el.get('relative_to', '')
+    if ctx.version_tuple < (1, 7) and not rel:
+        # Before 1.7 the attribute was called 'frame' (1.6->1.7 renames it).
+        rel = el.get('frame', '')
+    fmt = el.get('rotation_format', 'euler_rpy')
+    deg_text = el.get('degrees')
+    degrees = False
+    loc = ctx.loc(el)
+    text = el.text or ''
+    if deg_text is not None:
+        parsed = parse_bool_text(deg_text)
+        if parsed is None:
+            ctx.error(ErrorCode.ATTRIBUTE_INVALID, f'//pose[@degrees] [{deg_text}] is not a bool', el)
+            return RawPose(IDENTITY, rel, text, fmt, False, loc)
+        degrees = parsed
+    if fmt not in ('euler_rpy', 'quat_xyzw'):
+        ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+                  f"//pose[@rotation_format] [{fmt}] must be 'euler_rpy' or 'quat_xyzw'", el)
+        return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+    if fmt == 'quat_xyzw' and degrees:
+        ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+                  "//pose[@degrees='true'] does not apply to rotation_format 'quat_xyzw'", el)
+        return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+    if not text.strip():
+        return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+    vals = parse_floats(ctx, el, 7 if fmt == 'quat_xyzw' else 6)
+    if vals is None:
+        return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+    xyz = (vals[0], vals[1], vals[2])
+    if fmt == 'quat_xyzw':
+        q = (vals[3], vals[4], vals[5], vals[6])
+        if q == (0.0, 0.0, 0.0, 0.0):
+            ctx.error(ErrorCode.ELEMENT_INVALID, 'quaternion of a //pose must not be zero', el)
+            return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+        value = Transform.from_xyz_quat_xyzw(xyz, q)
+    else:
+        rpy = (vals[3], vals[4], vals[5])
+        if degrees:
+            rpy = tuple(a * math.pi / 180.0 for a in rpy)  # type: ignore[assignment]
+        value = Transform.from_xyz_rpy(xyz, rpy)
+    return RawPose(value, rel, text, fmt, degrees, loc)
+
+
+def get_pose(ctx: ReadContext, parent: etree._Element) -> RawPose | None:
+    """Return the ``<pose>`` child of ``parent`` or None when it has none."""
+    el = child(parent, 'pose')
+    if el is None:
+        return None
+    return parse_pose_element(ctx, el)

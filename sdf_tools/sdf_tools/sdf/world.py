@@ -1,0 +1,100 @@
+"""``<world>`` and ``<actor>``."""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Actor, Animation, Extra, Model, Trajectory, Waypoint, World
+from sdf_tools.model.elements import Light
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.include import load_include, parse_plugin
+from sdf_tools.sdf.joint import parse_frame, parse_joint
+from sdf_tools.sdf.link import parse_light, parse_link
+from sdf_tools.sdf.model import parse_model
+from sdf_tools.sdf.names import read_name
+from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, get_str
+from sdf_tools.transform import IDENTITY
+from sdf_tools.xmlsafe import to_xml
+
+_WORLD_HANDLED = {'model', 'frame', 'joint', 'actor', 'light', 'include', 'plugin'}
+
+
+def parse_actor(ctx: ReadContext, el: etree._Element) -> Actor:
+    """Read an ``<actor>``: skin, animations, script and trajectories."""
+    actor = Actor(read_name(ctx, el, 'actor'), get_pose(ctx, el), loc=ctx.loc(el))
+    skin = child(el, 'skin')
+    if skin is not None:
+        actor.skin_filename = get_str(skin, 'filename')
+        actor.skin_scale = get_float(ctx, skin, 'scale', 1.0)
+    for a in children(el, 'animation'):
+        actor.animations.append(Animation(a.get('name', ''), get_str(a, 'filename'),
+                                          get_float(ctx, a, 'scale', 1.0),
+                                          get_bool(ctx, a, 'interpolate_x', False)))
+    script = child(el, 'script')
+    if script is not None:
+        actor.loop = get_bool(ctx, script, 'loop', True)
+        actor.delay_start = get_float(ctx, script, 'delay_start', 0.0)
+        actor.auto_start = get_bool(ctx, script, 'auto_start', True)
+        for t in children(script, 'trajectory'):
+            traj = Trajectory(int(t.get('id', '0') or 0) if (t.get('id', '0') or '0').lstrip('-').isdigit() else 0,
+                              t.get('type', ''), loc=ctx.loc(t))
+            try:
+                traj.tension = float(t.get('tension', '0'))
+            except ValueError:
+                ctx.error(ErrorCode.ATTRIBUTE_INVALID, 'trajectory tension is not a number', t)
+            for w in children(t, 'waypoint'):
+                pose = get_pose(ctx, w)
+                traj.waypoints.append(Waypoint(get_float(ctx, w, 'time', 0.0),
+                                               pose if pose is not None else _zero(ctx, w)))
+            actor.trajectories.append(traj)
+    actor.links = [parse_link(ctx, c) for c in children(el, 'link')]
+    actor.joints = [parse_joint(ctx, c) for c in children(el, 'joint')]
+    actor.plugins = [parse_plugin(ctx, c) for c in children(el, 'plugin')]
+    return actor
+
+
+def _zero(ctx: ReadContext, el: etree._Element):  # type: ignore[no-untyped-def]
+    from sdf_tools.model import RawPose
+    return RawPose(IDENTITY, loc=ctx.loc(el))
+
+
+def parse_world(ctx: ReadContext, el: etree._Element) -> World:
+    """Read a ``<world>``; physics, scene and the like are kept verbatim."""
+    world = World(read_name(ctx, el, 'world'), loc=ctx.loc(el))
+    for c in el:
+        tag = c.tag
+        if not isinstance(tag, str):
+            continue
+        if tag == 'model':
+            world.models.append(parse_model(ctx, c))
+        elif tag == 'frame':
+            world.frames.append(parse_frame(ctx, c))
+        elif tag == 'joint':
+            world.joints.append(parse_joint(ctx, c))
+        elif tag == 'actor':
+            world.actors.append(parse_actor(ctx, c))
+        elif tag == 'light':
+            world.lights.append(parse_light(ctx, c))
+        elif tag == 'plugin':
+            world.plugins.append(parse_plugin(ctx, c))
+        elif tag == 'include':
+            inc = load_include(ctx, c)
+            if c.get('merge', 'false').strip().lower() in ('true', '1') and inc is not None:
+                ctx.error(ErrorCode.MERGE_INCLUDE_UNSUPPORTED,
+                          'Merge-include does not support parent element of type world', c)
+            elif isinstance(inc, Model):
+                world.models.append(inc)
+            elif isinstance(inc, Actor):
+                world.actors.append(inc)
+            elif isinstance(inc, Light):
+                world.lights.append(inc)
+        else:
+            world.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
+    seen: set[str] = set()
+    for m in list(world.models):
+        if m.name in seen:
+            ctx.error(ErrorCode.DUPLICATE_NAME,
+                      f'model with name[{m.name}] already exists in world [{world.name}]', None)
+            world.models.remove(m)
+        seen.add(m.name)
+    return world

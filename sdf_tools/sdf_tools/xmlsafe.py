@@ -1,0 +1,87 @@
+"""Parse XML without ever fetching or expanding what a file asks for.
+
+SDFormat and URDF files come from anywhere (downloaded models, robot
+descriptions passed over ROS topics). We refuse DTD entity declarations
+outright: an entity can point at a local file or a URL, or expand
+exponentially ("billion laughs"). Nothing is fetched from the network.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from sdf_tools.errors import Diagnostic, ErrorCode
+
+_MAX_BYTES = 256 * 1024 * 1024
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_blank_text=False,
+        collect_ids=False,
+    )
+
+
+def _check_dtd(tree: etree._ElementTree, source: str) -> Diagnostic | None:
+    dtd = tree.docinfo.internalDTD
+    if dtd is not None and len(list(dtd.iterentities())) > 0:
+        return Diagnostic(ErrorCode.XML_UNSAFE,
+                          'XML entity declarations are not allowed (they could read '
+                          'local files or expand without bound); remove the DOCTYPE',
+                          source, 1)
+    for node in tree.iter():
+        if isinstance(node, etree._Entity):
+            return Diagnostic(ErrorCode.XML_UNSAFE,
+                              f'undefined XML entity reference [&{node.name};]',
+                              source, node.sourceline)
+    return None
+
+
+def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None, Diagnostic | None]:
+    """Parse XML bytes; return the root element or a diagnostic saying why not."""
+    if not data.strip():
+        return None, Diagnostic(ErrorCode.FILE_READ, 'the file is empty', source, None)
+    if b'\x00' in data[:4096] and not data.startswith((b'\xff\xfe', b'\xfe\xff')):
+        return None, Diagnostic(ErrorCode.FILE_READ, 'the file is binary, not XML', source, None)
+    try:
+        tree = etree.ElementTree(etree.fromstring(data, _parser()))
+    except etree.XMLSyntaxError as err:
+        line = err.position[0] if err.position else None
+        return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
+    except ValueError as err:  # e.g. encoding declaration issues
+        return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err}', source, None)
+    bad = _check_dtd(tree, source or '<string>')
+    if bad is not None:
+        return None, Diagnostic(bad.code, bad.message, source, bad.line)
+    return tree.getroot(), None
+
+
+def parse_file(path: str | Path) -> tuple[etree._Element | None, Diagnostic | None]:
+    """Read and parse an XML file (size-capped); never raises for bad input."""
+    source = str(path)
+    try:
+        p = Path(path)
+        if p.is_dir():
+            return None, Diagnostic(ErrorCode.FILE_READ, f'[{source}] is a directory, not a file', source)
+        if p.stat().st_size > _MAX_BYTES:
+            return None, Diagnostic(ErrorCode.FILE_READ, 'the file is larger than 256 MiB', source)
+        data = p.read_bytes()
+    except OSError as err:
+        return None, Diagnostic(ErrorCode.FILE_READ, f'cannot read file: {err.strerror}', source)
+    return parse_bytes(data, source)
+
+
+def element_text(el: etree._Element) -> str:
+    """Return an element's own text ('' when absent)."""
+    return el.text or ''
+
+
+def to_xml(el: etree._Element) -> str:
+    """Serialise one element verbatim (for plugins and unknown elements)."""
+    return etree.tostring(el, encoding='unicode', with_tail=False)
