@@ -14,6 +14,7 @@ from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_p
 from sdf_tools.frames.checks import joint_body
 from sdf_tools.frames.graph import join
 from sdf_tools.load import LoadResult
+from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.model import Actor, Collision, Joint, JointAxis, Link, Model, Visual
 from sdf_tools.transform import IDENTITY, Transform
 
@@ -35,8 +36,7 @@ def _body_name(g: FrameGraphs, vid: int, world_scope: bool) -> str | None:
         return None
     if g.kinds[body] is Kind.WORLD:
         return 'world'
-    name = g.names[body]
-    return name[:-len('::__model__')] if name.endswith('::__model__') else name
+    return g.names[body]
 
 
 def _shape(g: FrameGraphs, scope: str, link_full: str, item: Visual | Collision) -> Json:
@@ -103,6 +103,11 @@ def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_sco
     canon = None
     if mf is not None and not model.static:
         canon = _body_name(g, mf, world_scope)
+    elif model.static:
+        # A static model is fixed to the world, but libsdformat still names
+        # the link its canonical rule picks.
+        rel = canonical_link_relative_name(model)
+        canon = join(scope, rel) if rel and join(scope, rel) in g.ids else None
     out['models'].append({'name': scope, 'pose': _pj(_pose(g, scope)),
                           'canonical_link': canon, 'static': model.static})
     out['links'].extend(_link(g, scope, link) for link in model.links)

@@ -69,6 +69,8 @@ def resolve_uri(uri: str, base_dir: Path | None, env: dict[str, str] | None = No
         else:
             if base_dir is not None:
                 candidates.append(base_dir / p)
+            # libsdformat itself looks in the working directory, then SDF_PATH.
+            candidates.append(Path.cwd() / p)
             candidates += [d / p for d in resource_dirs(env)]
     for c in candidates:
         if c.exists():
