@@ -49,6 +49,12 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is empty', source, None)
     if b'\x00' in data[:4096] and not data.startswith((b'\xff\xfe', b'\xfe\xff')):
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is binary, not XML', source, None)
+    if b'<!ENTITY' in data:
+        line = data[:data.index(b'<!ENTITY')].count(b'\n') + 1
+        return None, Diagnostic(ErrorCode.XML_UNSAFE,
+                                'XML entity declarations are not allowed (they could read '
+                                'local files or expand without bound); remove the DOCTYPE',
+                                source, line)
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as err:

@@ -1,0 +1,65 @@
+"""Hostile and broken input: refused with a diagnostic, never fetched or expanded."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from sdf_tools.load import load_file, load_string
+
+
+def test_external_entity_is_refused_and_never_read(tmp_path: Path) -> None:
+    secret = tmp_path / 'secret.txt'
+    secret.write_text('TOP-SECRET')
+    doc = (f'<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY x SYSTEM "file://{secret}">]>\n'
+           '<sdf version="1.9"><model name="m"><link name="&x;"/></model></sdf>')
+    result = load_string(doc, 'evil.sdf')
+    assert not result.valid and not result.usable
+    assert result.diagnostics[0].code.value == 'XML_UNSAFE'
+    assert 'TOP-SECRET' not in str(result.diagnostics)
+
+
+def test_entity_expansion_bomb_is_refused_quickly() -> None:
+    lol = '<!ENTITY a0 "lol">' + ''.join(
+        f'<!ENTITY a{i} "{("&a" + str(i - 1) + ";") * 10}">' for i in range(1, 10))
+    doc = f'<?xml version="1.0"?><!DOCTYPE sdf [{lol}]><sdf version="1.9"><model name="&a9;"/></sdf>'
+    start = time.monotonic()
+    result = load_string(doc, 'bomb.sdf')
+    assert time.monotonic() - start < 5
+    assert not result.usable and result.diagnostics[0].code.value == 'XML_UNSAFE'
+
+
+def test_malformed_xml_reports_line(tmp_path: Path) -> None:
+    f = tmp_path / 'broken.sdf'
+    f.write_text('<sdf version="1.9">\n<model name="m">\n<link name="a">\n</model>\n</sdf>\n')
+    result = load_file(f)
+    assert not result.usable
+    d = result.diagnostics[0]
+    assert d.code.value == 'XML_INVALID' and d.file == str(f) and d.line == 4
+
+
+def test_include_cycle_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    a, b = tmp_path / 'a.sdf', tmp_path / 'b.sdf'
+    a.write_text('<sdf version="1.9"><model name="a"><link name="l"/>'
+                 '<include><uri>b.sdf</uri></include></model></sdf>')
+    b.write_text('<sdf version="1.9"><model name="b"><link name="l"/>'
+                 '<include><uri>a.sdf</uri></include></model></sdf>')
+    result = load_file(a)
+    assert not result.valid
+    assert any(d.code.value == 'INCLUDE_CYCLE' for d in result.errors)
+
+
+def test_unsupported_version_is_unusable(tmp_path: Path) -> None:
+    f = tmp_path / 'v.sdf'
+    f.write_text('<sdf version="2.7"><model name="m"><link name="a"/></model></sdf>')
+    result = load_file(f)
+    assert not result.usable and result.diagnostics[0].code.value == 'VERSION_UNSUPPORTED'
+
+
+def test_directory_input_uses_model_config(tmp_path: Path) -> None:
+    (tmp_path / 'model.config').write_text(
+        '<model><name>x</name><sdf version="1.6">old.sdf</sdf><sdf version="1.9">new.sdf</sdf></model>')
+    (tmp_path / 'old.sdf').write_text('<sdf version="1.6"><model name="old"><link name="a"/></model></sdf>')
+    (tmp_path / 'new.sdf').write_text('<sdf version="1.9"><model name="new"><link name="a"/></model></sdf>')
+    result = load_file(tmp_path)
+    assert result.valid and result.document is not None and result.document.model is not None
+    assert result.document.model.name == 'new'

@@ -1,0 +1,86 @@
+"""The command line as a user runs it: exit codes, JSON, messages, no tracebacks."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG_ROOT = Path(__file__).resolve().parents[1]
+DEMO = PKG_ROOT / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(PKG_ROOT))
+    return subprocess.run([sys.executable, '-m', 'sdf_tools', *args], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=120)
+
+
+def test_inspect_json_prints_one_object_with_the_documented_keys() -> None:
+    proc = run('inspect', str(DEMO), '--json')
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert set(data) == {'file', 'format', 'version', 'valid', 'errors', 'warnings', 'models',
+                         'links', 'joints', 'frames', 'actors'}
+    assert data['format'] == 'sdf' and data['version'] == '1.9' and data['valid'] is True
+    names = {m['name'] for m in data['models']}
+    assert {'rover', 'rover::arm', 'rover::mast'} <= names
+    actor = data['actors'][0]
+    assert actor['name'] == 'walker' and len(actor['trajectories'][0]['waypoints']) == 5
+    for link in data['links']:
+        assert set(link) == {'name', 'pose', 'mass', 'inertia', 'inertial_pose', 'visuals', 'collisions'}
+        assert set(link['pose']) == {'xyz', 'quat_xyzw'}
+
+
+def test_frames_prints_the_tree_with_scoped_names() -> None:
+    proc = run('frames', str(DEMO))
+    assert proc.returncode == 0, proc.stderr
+    assert 'rover::arm::forearm [link]' in proc.stdout
+    assert 'dock [frame] xyz=(2, 1, 0)' in proc.stdout
+
+
+@pytest.mark.parametrize('content,code', [
+    (b'', 2),
+    (b'\x00\x01\x02binary junk\xff', 2),
+    (b'<sdf version="1.9"><model name="m"><link name="a"></model></sdf>', 2),
+    (b'<notsdf/>', 2),
+    (b'<sdf><model name="m"><link name="a"/></model></sdf>', 2),
+    (b'<sdf version="1.9"><model name="m"><link name="a"/><link name="a"/></model></sdf>', 1),
+    (b'<sdf version="1.9"><model name="m"><link name="a"/></model></sdf>', 0),
+])
+def test_check_exit_codes(tmp_path: Path, content: bytes, code: int) -> None:
+    f = tmp_path / 'in.sdf'
+    f.write_bytes(content)
+    proc = run('check', str(f))
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert 'Traceback' not in proc.stderr
+    if code:
+        assert str(f) in proc.stderr
+
+
+def test_missing_file_is_unusable_input(tmp_path: Path) -> None:
+    proc = run('check', str(tmp_path / 'nope.sdf'))
+    assert proc.returncode == 2
+    assert 'FILE_READ' in proc.stderr and 'Traceback' not in proc.stderr
+
+
+def test_usage_error_exits_2() -> None:
+    proc = run('inspect')
+    assert proc.returncode == 2
+    proc = run('inspect', str(DEMO), 'not_an_arg')
+    assert proc.returncode == 2 and 'name:=value' in proc.stderr
+
+
+def test_invalid_file_json_has_errors_with_file_and_line(tmp_path: Path) -> None:
+    f = tmp_path / 'bad.sdf'
+    f.write_text('<sdf version="1.9">\n<model name="m">\n<link name="a">\n'
+                 '<pose relative_to="zz"/>\n</link>\n</model>\n</sdf>\n')
+    proc = run('inspect', str(f), '--json')
+    assert proc.returncode == 1
+    data = json.loads(proc.stdout)
+    assert data['valid'] is False
+    err = [e for e in data['errors'] if e['code'] == 'POSE_RELATIVE_TO_INVALID'][0]
+    assert err['file'] == str(f) and err['line'] == 3
