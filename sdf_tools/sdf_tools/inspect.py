@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sdf_tools._perf import no_gc
 from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_pose
 from sdf_tools.frames.checks import joint_body
 from sdf_tools.frames.graph import join
@@ -135,6 +136,7 @@ def _actor(actor: Actor) -> Json:
     }
 
 
+@no_gc
 def inspect_result(result: LoadResult, file: str | None = None) -> Json:
     """Turn a load result into the ``inspect --json`` object."""
     doc = result.document

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools._perf import no_gc
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
@@ -115,6 +116,7 @@ def _from_root(root: etree._Element, source: str | None,
         usable=False)
 
 
+@no_gc
 def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> LoadResult:
     """Load an SDFormat, URDF or xacro file and resolve its frames."""
     source = str(path)
@@ -132,6 +134,7 @@ def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> Loa
     return _from_root(root, source, xacro_args)
 
 
+@no_gc
 def load_string(text: str | bytes, source: str | None = None,
                 xacro_args: dict[str, str] | None = None) -> LoadResult:
     """Load a description given as text (``source`` names it in messages)."""

@@ -34,8 +34,8 @@ class ReadContext:
 
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""
-        line = el.sourceline if isinstance(el.sourceline, int) else None
-        return Loc(self.file, line, _xml_path(el))
+        # The XML path is only worth its cost on a diagnostic (see error()).
+        return Loc(self.file, el.sourceline)
 
     def error(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
         """Record an error at ``el`` (or at the file when ``el`` is None)."""

@@ -8,7 +8,7 @@ from sdf_tools.model import Extra, Frame, Joint, JointAxis
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import parse_sensor
 from sdf_tools.sdf.names import read_name
-from sdf_tools.sdf.values import child, children, get_float, get_pose, get_str, parse_bool_text, parse_floats
+from sdf_tools.sdf.values import children, get_float, get_pose, get_str, index, parse_bool_text, parse_floats
 from sdf_tools.xmlsafe import to_xml
 
 JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute',
@@ -20,7 +20,8 @@ JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'g
 def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool) -> JointAxis:
     """Read an axis; ``legacy_model_frame`` is 1.4's implied use_parent_model_frame."""
     axis = JointAxis(loc=ctx.loc(el))
-    xyz_el = child(el, 'xyz')
+    k = index(el)
+    xyz_el = k.get('xyz')
     if xyz_el is not None and (xyz_el.text or '').strip():
         vals = parse_floats(ctx, xyz_el, 3)
         if vals is not None:
@@ -34,14 +35,14 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
     if xyz_el is not None:
         axis.expressed_in = xyz_el.get('expressed_in', '')
     if ctx.version_tuple < (1, 7):
-        upm = child(el, 'use_parent_model_frame')
+        upm = k.get('use_parent_model_frame')
         use_model = legacy_model_frame
         if upm is not None:
             use_model = bool(parse_bool_text(upm.text or ''))
         if use_model:
             # 1.6 -> 1.7 turns use_parent_model_frame into expressed_in.
             axis.expressed_in = '__model__'
-    lim = child(el, 'limit')
+    lim = k.get('limit')
     if lim is not None:
         axis.lower = get_float(ctx, lim, 'lower', -1e16)
         axis.upper = get_float(ctx, lim, 'upper', 1e16)
@@ -49,13 +50,13 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
         axis.velocity = get_float(ctx, lim, 'velocity', -1.0)
         axis.stiffness = get_float(ctx, lim, 'stiffness', 1e8)
         axis.dissipation = get_float(ctx, lim, 'dissipation', 1.0)
-    dyn = child(el, 'dynamics')
+    dyn = k.get('dynamics')
     if dyn is not None:
         axis.damping = get_float(ctx, dyn, 'damping', 0.0)
         axis.friction = get_float(ctx, dyn, 'friction', 0.0)
         axis.spring_reference = get_float(ctx, dyn, 'spring_reference', 0.0)
         axis.spring_stiffness = get_float(ctx, dyn, 'spring_stiffness', 0.0)
-    mim = child(el, 'mimic')
+    mim = k.get('mimic')
     if mim is not None:
         axis.mimic_joint = mim.get('joint', '')
         axis.mimic_multiplier = get_float(ctx, mim, 'multiplier', 1.0)
@@ -73,9 +74,10 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
     jtype = jtype.lower()
     if jtype and jtype not in JOINT_TYPES:
         ctx.error(ErrorCode.ATTRIBUTE_INVALID, f'Joint type of {jtype} is invalid.', el)
-    joint = Joint(name, jtype, pose=get_pose(ctx, el), loc=ctx.loc(el))
+    k = index(el)
+    joint = Joint(name, jtype, pose=get_pose(ctx, k), loc=ctx.loc(el))
     for tag in ('parent', 'child'):
-        c = child(el, tag)
+        c = k.get(tag)
         if c is None:
             ctx.error(ErrorCode.ELEMENT_MISSING,
                       f'XML Missing required element[{tag}], child of element[joint]', el)
@@ -91,18 +93,19 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
         ctx.error(ErrorCode.JOINT_PARENT_SAME_AS_CHILD,
                   f'Joint with name[{name}] must specify different frame names for parent and '
                   f'child, while [{joint.child}] was specified for both.', el)
-    a1, a2 = child(el, 'axis'), child(el, 'axis2')
+    a1, a2 = k.get('axis'), k.get('axis2')
     if a1 is not None:
         joint.axis = parse_axis(ctx, a1, legacy_model_frame=legacy_axes)
     if a2 is not None:
         joint.axis2 = parse_axis(ctx, a2, legacy_model_frame=legacy_axes)
-    if child(el, 'thread_pitch') is not None:
-        joint.thread_pitch = get_float(ctx, el, 'thread_pitch', 1.0)
-    if child(el, 'gearbox_ratio') is not None:
-        joint.gearbox_ratio = get_float(ctx, el, 'gearbox_ratio', 1.0)
-    if child(el, 'gearbox_reference_body') is not None:
-        joint.gearbox_reference_body = get_str(el, 'gearbox_reference_body')
-    joint.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
+    if 'thread_pitch' in k:
+        joint.thread_pitch = get_float(ctx, k, 'thread_pitch', 1.0)
+    if 'gearbox_ratio' in k:
+        joint.gearbox_ratio = get_float(ctx, k, 'gearbox_ratio', 1.0)
+    if 'gearbox_reference_body' in k:
+        joint.gearbox_reference_body = get_str(k, 'gearbox_reference_body')
+    if 'sensor' in k:
+        joint.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
     for c in el:
         if isinstance(c.tag, str) and c.tag not in JOINT_CHILDREN:
             joint.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))

@@ -9,7 +9,7 @@ from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Vis
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.geometry import parse_geometry
 from sdf_tools.sdf.names import check_unique, read_name
-from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose
+from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, index
 from sdf_tools.xmlsafe import to_xml
 
 LINK_CHILDREN = {
@@ -29,6 +29,12 @@ def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, fl
     ixx, ixy, ixz, iyy, iyz, izz = m
     if mass < 0:
         return False
+    if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
+        # Diagonal: the moments are the principal moments (the common case,
+        # checked without numpy's per-call overhead).
+        eps = 10.0 * max(abs(ixx), abs(iyy), abs(izz)) * 2.220446049250313e-16
+        return (ixx >= -eps and iyy >= -eps and izz >= -eps and ixx + iyy >= izz - eps
+                and iyy + izz >= ixx - eps and ixx + izz >= iyy - eps)
     mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
     eps = 10.0 * max(abs(ixx), abs(iyy), abs(izz)) * np.finfo(float).eps
     if ixx < -eps or ixx * iyy - ixy * ixy < -eps or np.linalg.det(mat) < -eps:
@@ -40,16 +46,18 @@ def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, fl
 
 
 def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Inertial:
-    mass = get_float(ctx, el, 'mass', 1.0)
+    k = index(el)
+    mass = get_float(ctx, k, 'mass', 1.0)
     inertia = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
-    ie = child(el, 'inertia')
-    if ie is not None:
+    ie_el = k.get('inertia')
+    if ie_el is not None:
+        ie = index(ie_el)
         inertia = (get_float(ctx, ie, 'ixx', 1.0), get_float(ctx, ie, 'ixy', 0.0),
                    get_float(ctx, ie, 'ixz', 0.0), get_float(ctx, ie, 'iyy', 1.0),
                    get_float(ctx, ie, 'iyz', 0.0), get_float(ctx, ie, 'izz', 1.0))
     if not inertia_is_valid(mass, inertia):
         ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link_name} has invalid inertia.', el)
-    return Inertial(mass, inertia, get_pose(ctx, el), ctx.loc(el))
+    return Inertial(mass, inertia, get_pose(ctx, k), ctx.loc(el))
 
 
 def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tuple[str, object]:
@@ -77,8 +85,9 @@ def parse_light(ctx: ReadContext, el: etree._Element) -> Light:
 def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     """Read a ``<link>``; a missing ``<inertial>`` is reported as an assumption."""
     name = read_name(ctx, el, 'link')
-    link = Link(name, get_pose(ctx, el), loc=ctx.loc(el))
-    ie = child(el, 'inertial')
+    k = index(el)
+    link = Link(name, get_pose(ctx, k), loc=ctx.loc(el))
+    ie = k.get('inertial')
     if ie is not None:
         link.inertial = parse_inertial(ctx, ie, name)
     else:
@@ -86,16 +95,20 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
                  f'link [{name}] has no <inertial>: libsdformat assumes mass 1 kg and '
                  'unit inertia at the link origin', el)
     for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
+        if kind not in k:
+            continue
         items = [_visual_or_collision(ctx, c, kind) for c in children(el, kind)]
         drop = check_unique(ctx, [(n, c) for (n, _), c in zip(items, children(el, kind))],
                             kind.capitalize(), name)
         target.extend(v for i, (_, v) in enumerate(items) if i not in drop)  # type: ignore[misc]
-    link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
-    link.lights = [parse_light(ctx, c) for c in children(el, 'light')]
-    link.gravity = get_bool(ctx, el, 'gravity', True)
-    link.kinematic = get_bool(ctx, el, 'kinematic', False)
-    sc = child(el, 'self_collide')
-    link.self_collide = get_bool(ctx, el, 'self_collide', False) if sc is not None else None
+    if 'sensor' in k:
+        link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
+    if 'light' in k:
+        link.lights = [parse_light(ctx, c) for c in children(el, 'light')]
+    link.gravity = get_bool(ctx, k, 'gravity', True)
+    link.kinematic = get_bool(ctx, k, 'kinematic', False)
+    sc = k.get('self_collide')
+    link.self_collide = get_bool(ctx, k, 'self_collide', False) if sc is not None else None
     for c in el:
         if isinstance(c.tag, str) and c.tag not in LINK_CHILDREN:
             link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))

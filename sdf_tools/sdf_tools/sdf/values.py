@@ -19,17 +19,34 @@ _TRUE = {'true', '1'}
 _FALSE = {'false', '0'}
 
 
-def child(el: etree._Element, tag: str) -> etree._Element | None:
-    """Return the first child element named ``tag``."""
+Parent = etree._Element | dict[str, etree._Element]
+
+
+def index(el: etree._Element) -> dict[str, etree._Element]:
+    """Map each child tag to its first element: one pass instead of one per lookup.
+
+    Getters below accept this map in place of the element; the reader uses it
+    for elements it queries many times (links, inertials, joints), which keeps
+    a 10,000-link world fast.
+    """
+    out: dict[str, etree._Element] = {}
     for c in el:
-        if c.tag == tag:
-            return c
-    return None
+        tag = c.tag
+        if isinstance(tag, str) and tag not in out:
+            out[tag] = c
+    return out
+
+
+def child(el: Parent, tag: str) -> etree._Element | None:
+    """Return the first child element named ``tag``."""
+    if isinstance(el, dict):
+        return el.get(tag)
+    return el.find(tag)
 
 
 def children(el: etree._Element, tag: str) -> list[etree._Element]:
     """Return every child element named ``tag``, in document order."""
-    return [c for c in el if c.tag == tag]
+    return el.findall(tag)
 
 
 def parse_floats(ctx: ReadContext, el: etree._Element, count: int | None) -> list[float] | None:
@@ -56,7 +73,7 @@ def parse_floats(ctx: ReadContext, el: etree._Element, count: int | None) -> lis
     return values
 
 
-def get_float(ctx: ReadContext, parent: etree._Element, tag: str, default: float) -> float:
+def get_float(ctx: ReadContext, parent: Parent, tag: str, default: float) -> float:
     """Return the double in child ``tag`` or ``default`` when absent or bad."""
     el = child(parent, tag)
     if el is None or not (el.text or '').strip():
@@ -65,7 +82,7 @@ def get_float(ctx: ReadContext, parent: etree._Element, tag: str, default: float
     return vals[0] if vals else default
 
 
-def get_int(ctx: ReadContext, parent: etree._Element, tag: str, default: int) -> int:
+def get_int(ctx: ReadContext, parent: Parent, tag: str, default: int) -> int:
     el = child(parent, tag)
     if el is None or not (el.text or '').strip():
         return default
@@ -86,7 +103,7 @@ def parse_bool_text(text: str) -> bool | None:
     return None
 
 
-def get_bool(ctx: ReadContext, parent: etree._Element, tag: str, default: bool) -> bool:
+def get_bool(ctx: ReadContext, parent: Parent, tag: str, default: bool) -> bool:
     el = child(parent, tag)
     if el is None or not (el.text or '').strip():
         return default
@@ -97,14 +114,14 @@ def get_bool(ctx: ReadContext, parent: etree._Element, tag: str, default: bool) 
     return b
 
 
-def get_str(parent: etree._Element, tag: str, default: str = '') -> str:
+def get_str(parent: Parent, tag: str, default: str = '') -> str:
     el = child(parent, tag)
     if el is None:
         return default
     return (el.text or '').strip()
 
 
-def get_vec(ctx: ReadContext, parent: etree._Element, tag: str,
+def get_vec(ctx: ReadContext, parent: Parent, tag: str,
             default: tuple[float, ...]) -> tuple[float, ...]:
     """Return a fixed-length vector child (``size``, ``xyz``, ``scale``...)."""
     el = child(parent, tag)
@@ -159,7 +176,7 @@ def parse_pose_element(ctx: ReadContext, el: etree._Element) -> RawPose:
     return RawPose(value, rel, text, fmt, degrees, loc)
 
 
-def get_pose(ctx: ReadContext, parent: etree._Element) -> RawPose | None:
+def get_pose(ctx: ReadContext, parent: Parent) -> RawPose | None:
     """Return the ``<pose>`` child of ``parent`` or None when it has none."""
     el = child(parent, 'pose')
     if el is None:

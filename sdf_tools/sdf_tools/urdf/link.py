@@ -1,0 +1,173 @@
+"""URDF ``<link>``: inertial, visuals, collisions and materials.
+
+Visuals and collisions get the names libsdformat gives them when it
+converts a URDF, so that a name printed here is the name Gazebo shows.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.link import inertia_is_valid
+from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
+from sdf_tools.urdf.geometry import read_geometry
+from sdf_tools.xmlsafe import to_xml
+
+LUMP_PREFIX = '_fixed_joint_lump__'
+_LINK_CHILDREN = {'inertial', 'visual', 'collision'}
+_SHAPE_CHILDREN = {'origin', 'geometry', 'material'}
+_INERTIA = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+
+
+def sdf_shape_name(link: str, urdf_name: str | None, suffix: str, index: int) -> str:
+    """Return the name libsdformat gives the ``index``-th visual or collision.
+
+    ``(name or link) + suffix``, then ``_<index>`` from the second one on; a
+    result that does not start with the link's name is prefixed with
+    ``<link>_fixed_joint_lump__`` (libsdformat takes it for a lumped one).
+
+    >>> sdf_shape_name('base', None, '_visual', 1)
+    'base_visual_1'
+    >>> sdf_shape_name('base', 'body', '_collision', 0)
+    'base_fixed_joint_lump__body_collision'
+    """
+    name = (urdf_name or link) + suffix
+    if index > 0:
+        name = f'{name}_{index}'
+    if name.startswith(link):
+        return name
+    return f'{link}{LUMP_PREFIX}{name}'
+
+
+def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | None:
+    owner = f'link [{link}]'
+    pose = read_origin(ctx, el, f'<inertial> of {owner}', '')
+    mass_el = first_child(el, 'mass')
+    inertia_el = first_child(el, 'inertia')
+    if mass_el is None:
+        ctx.error(ErrorCode.URDF_INVALID, f'<inertial> of {owner} has no <mass>', el)
+    if inertia_el is None:
+        ctx.error(ErrorCode.URDF_INVALID, f'<inertial> of {owner} has no <inertia>', el)
+    if mass_el is None or inertia_el is None:
+        return None
+    mass = read_float(ctx, mass_el, 'value', owner)
+    values = [read_float(ctx, inertia_el, a, owner) for a in _INERTIA]
+    if mass is None or any(v is None for v in values):
+        return None
+    m = tuple(v for v in values if v is not None)
+    inertia = (m[0], m[1], m[2], m[3], m[4], m[5])
+    if mass == 0.0:
+        ctx.warn(ErrorCode.WARNING,
+                 f'link [{link}] has mass 0: libsdformat drops such a link, its parent joint '
+                 'and its whole subtree when it converts the URDF (unless fixed-joint '
+                 'lumping gives it mass)', mass_el)
+    elif not inertia_is_valid(mass, inertia):
+        ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link} has invalid inertia.', el)
+    return Inertial(mass, inertia, pose, ctx.loc(el))
+
+
+class Materials:
+    """The material names defined so far: at robot level, then by visuals."""
+
+    def __init__(self) -> None:
+        self.defined: set[str] = set()
+
+    def read_global(self, ctx: ReadContext, el: etree._Element) -> None:
+        """Check a robot-level ``<material>`` (urdfdom rejects a duplicate name)."""
+        name = el.get('name')
+        if name is None:
+            ctx.error(ErrorCode.URDF_INVALID, '<material> needs attribute [name]', el)
+            return
+        if name in self.defined:
+            ctx.error(ErrorCode.URDF_INVALID, f'material [{name}] is defined twice', el)
+        self.defined.add(name)
+        _check_color(ctx, el, f'material [{name}]')
+
+    def read_visual(self, ctx: ReadContext, el: etree._Element, link: str) -> bool:
+        """Check a visual's ``<material>``; False when urdfdom rejects it."""
+        name = el.get('name')
+        if name is None:
+            ctx.error(ErrorCode.URDF_INVALID,
+                      f'<material> in a visual of link [{link}] needs attribute [name]', el)
+            return False
+        if _check_color(ctx, el, f'material [{name}]'):
+            self.defined.add(name)
+        elif name not in self.defined:
+            ctx.warn(ErrorCode.WARNING,
+                     f'material [{name}] in a visual of link [{link}] has no <color> or '
+                     '<texture> and is not defined before: it has no effect', el)
+        return True
+
+
+def _check_color(ctx: ReadContext, el: etree._Element, owner: str) -> bool:
+    """Return whether ``el`` defines a color or texture; warn on a bad ``rgba``."""
+    tex = first_child(el, 'texture')
+    found = tex is not None and tex.get('filename') is not None
+    color = first_child(el, 'color')
+    if color is not None and color.get('rgba') is not None:
+        # urdfdom drops a malformed color silently: a warning here, not an error.
+        scratch = ReadContext(ctx.file, ctx.version)
+        if read_floats(scratch, color, 'rgba', 4, owner) is not None:
+            found = True
+        for d in scratch.diagnostics:
+            ctx.warn(ErrorCode.WARNING, f'{d.message} (urdfdom ignores the color)', color)
+    return found
+
+
+def _shape(ctx: ReadContext, el: etree._Element, link: str, kind: str, index: int,
+           materials: Materials) -> Visual | Collision | None:
+    urdf_name = el.get('name')
+    name = sdf_shape_name(link, urdf_name, f'_{kind}', index)
+    owner = f'{kind} [{name}] of link [{link}]'
+    pose = read_origin(ctx, el, owner, '')
+    geometry = read_geometry(ctx, el, owner)
+    ok = geometry is not None
+    extras: list[Extra] = []
+    for c in el:
+        if not isinstance(c.tag, str) or c.tag in ('origin', 'geometry'):
+            continue
+        if c.tag == 'material' and kind == 'visual':
+            ok = materials.read_visual(ctx, c, link) and ok
+        elif c.tag not in _SHAPE_CHILDREN or kind == 'collision':
+            ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                     f'<{c.tag}> is not a URDF child of <{kind}>; kept verbatim', c)
+        extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+    if not ok:
+        return None
+    cls = Visual if kind == 'visual' else Collision
+    return cls(name, pose, geometry, extras, ctx.loc(el))
+
+
+def read_link(ctx: ReadContext, el: etree._Element, materials: Materials) -> Link:
+    """Read a named ``<link>`` (the caller checks the name)."""
+    name = el.get('name', '')
+    link = Link(name, None, loc=ctx.loc(el))
+    ie = first_child(el, 'inertial')
+    if ie is not None:
+        link.inertial = _inertial(ctx, ie, name)
+    elif name != 'world':
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'link [{name}] has no <inertial>: read as SDFormat it gets 1 kg and unit '
+                 'inertia, but libsdformat drops such a link, its parent joint and its whole '
+                 'subtree when it converts the URDF (unless fixed-joint lumping gives it mass)',
+                 el)
+    for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
+        seen: set[str] = set()
+        for index, c in enumerate(x for x in el if x.tag == kind):
+            item = _shape(ctx, c, name, kind, index, materials)
+            if item is None:
+                continue
+            if item.name in seen:
+                ctx.error(ErrorCode.DUPLICATE_NAME,
+                          f'{kind} name [{item.name}] is used twice in link [{name}]', c)
+            seen.add(item.name)
+            target.append(item)  # type: ignore[arg-type]
+    for c in el:
+        if isinstance(c.tag, str) and c.tag not in _LINK_CHILDREN:
+            link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+            ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                     f'<{c.tag}> is not a URDF child of <link>; kept verbatim', c)
+    return link
+

@@ -1,0 +1,156 @@
+"""Read a URDF ``<robot>`` into the description model, in SDFormat 1.9 frame terms.
+
+The model says what the URDF means, placed the way libsdformat places a
+converted URDF, so the frame graphs resolve it like any SDFormat model::
+
+    <joint name="j" type="revolute">          joint j:  pose = origin, relative_to = "a"
+      <parent link="a"/> <child link="b"/>     link b:   pose = identity, relative_to = "j"
+      <origin xyz="0 0 1"/> ...                root link: no pose (the model frame)
+
+A ``world`` root link is not a link of the model: joints from it have
+parent ``world`` and are placed relative to ``__model__``. Nothing is
+lumped or dropped here (libsdformat's fixed-joint lumping and its dropping
+of massless links belong to the converter); ``<transmission>``,
+``<gazebo>``, ``<ros2_control>``, materials and unknown elements are kept
+verbatim in ``Model.extras``.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.model import Document, Extra, Joint, Link, Model, RawPose
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.names import is_reserved_name
+from sdf_tools.transform import IDENTITY
+from sdf_tools.urdf.attrs import first_child, read_origin
+from sdf_tools.urdf.joint import read_joint
+from sdf_tools.urdf.link import Materials, read_link
+from sdf_tools.urdf.tree import Tree, build_tree
+from sdf_tools.xmlsafe import parse_file, to_xml
+
+# Robot-level elements kept for the converter without a warning.
+KNOWN_EXTRAS = ('material', 'gazebo', 'transmission', 'ros2_control')
+
+
+def _name(ctx: ReadContext, el: etree._Element, kind: str,
+          seen: dict[str, etree._Element]) -> str | None:
+    """Return the element's name, or None (reported) when it cannot be used."""
+    name = el.get('name')
+    if name is None:
+        ctx.error(ErrorCode.URDF_INVALID, f'<{kind}> needs attribute [name]', el)
+        return None
+    if name in seen:
+        ctx.error(ErrorCode.URDF_INVALID,
+                  f'{kind} name [{name}] is used twice (first at line {seen[name].sourceline})', el)
+        return None
+    if (is_reserved_name(name) and not (kind == 'link' and name == 'world')) or '::' in name:
+        ctx.error(ErrorCode.RESERVED_NAME,
+                  f'{kind} name [{name}] is reserved in SDFormat 1.9, which libsdformat '
+                  'converts a URDF to', el)
+    seen[name] = el
+    return name
+
+
+def _read_links(ctx: ReadContext, robot: etree._Element, robot_name: str
+                ) -> tuple[list[Link], dict[str, etree._Element]]:
+    materials = Materials()
+    for m in robot:
+        if m.tag == 'material':
+            materials.read_global(ctx, m)
+    links: list[Link] = []
+    elements: dict[str, etree._Element] = {}
+    for el in robot:
+        if el.tag == 'link' and _name(ctx, el, 'link', elements) is not None:
+            links.append(read_link(ctx, el, materials))
+    if not links:
+        ctx.error(ErrorCode.URDF_INVALID, f'robot [{robot_name}] has no <link>', robot)
+    return links, elements
+
+
+def _read_joints(ctx: ReadContext, robot: etree._Element) -> list[tuple[Joint, etree._Element]]:
+    seen: dict[str, etree._Element] = {}
+    return [(read_joint(ctx, el), el) for el in robot
+            if el.tag == 'joint' and _name(ctx, el, 'joint', seen) is not None]
+
+
+def _canonical_link(tree: Tree, joints: list[Joint], links: dict[str, Link]) -> str:
+    """Return the link libsdformat writes first: the root, or a child of ``world``.
+
+    libsdformat visits the children of a link in the order of their joints'
+    names and skips a child without mass.
+    """
+    if not tree.roots:
+        return ''
+    if tree.roots[0] != 'world':
+        return tree.roots[0]
+    children = [j.child for j in sorted(joints, key=lambda j: j.name.encode())
+                if j.parent == 'world' and j.name in tree.usable and j.child in links]
+    for child in children:
+        inertial = links[child].inertial
+        if inertial is not None and inertial.mass != 0.0:
+            return child
+    return children[0] if children else ''
+
+
+def _assemble(ctx: ReadContext, model: Model, links: list[Link],
+              joints: list[tuple[Joint, etree._Element]], tree: Tree) -> None:
+    by_name = {j.name: j for j, _ in joints}
+    for link in links:
+        if link.name == 'world':
+            if link.inertial is not None or link.visuals or link.collisions:
+                ctx.warn(ErrorCode.WARNING, 'link [world] is the fixed world frame: its '
+                         'inertial, visuals and collisions are ignored', None)
+            continue
+        jname = tree.parent_joint.get(link.name)
+        if jname is not None and link.name not in tree.loop_breaks:
+            joint = by_name[jname]
+            link.pose = RawPose(IDENTITY, jname, loc=joint.loc)
+        model.links.append(link)
+    model.joints = [j for j, _ in joints if j.name in tree.usable]
+    canonical = _canonical_link(tree, model.joints, {lk.name: lk for lk in model.links})
+    if model.links and canonical and model.links[0].name != canonical:
+        model.canonical_link = canonical
+
+
+def read_urdf_root(root: etree._Element, file: str | None
+                   ) -> tuple[Document | None, list[Diagnostic]]:
+    """Read a parsed URDF; return the document (None if the root is no ``<robot>``).
+
+    Never raises for bad input: every problem is a diagnostic with its line,
+    and reading goes on after each one so that all of them are reported.
+    """
+    ctx = ReadContext(file, '1.9')
+    if root.tag != 'robot':
+        ctx.error(ErrorCode.URDF_INVALID, f'the root element is <{root.tag}>, not <robot>', root)
+        return None, ctx.diagnostics
+    name = root.get('name')
+    if name is None:
+        ctx.error(ErrorCode.URDF_INVALID, '<robot> needs attribute [name]', root)
+        name = ''
+    model = Model(name, version='1.9', loc=ctx.loc(root))
+    if first_child(root, 'origin') is not None:
+        # libsdformat's extension: <robot><origin> becomes the model's pose.
+        model.pose = read_origin(ctx, root, f'robot [{name}]', '')
+    links, link_elements = _read_links(ctx, root, name)
+    joints = _read_joints(ctx, root)
+    tree = build_tree(ctx, name, link_elements, joints)
+    _assemble(ctx, model, links, joints, tree)
+    for c in root:
+        if not isinstance(c.tag, str) or c.tag in ('link', 'joint', 'origin'):
+            continue
+        model.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+        if c.tag not in KNOWN_EXTRAS:
+            ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                     f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
+    return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
+
+
+def read_urdf_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:
+    """Parse and read a URDF file; never raises for bad input."""
+    root, bad = parse_file(path)
+    if root is None:
+        return None, [bad] if bad is not None else []
+    return read_urdf_root(root, str(path))
