@@ -96,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:
-        json.dump(inspect_result(result, ns.file), sys.stdout, indent=1)
+        json.dump(inspect_result(result, ns.file), sys.stdout, indent=1, allow_nan=False)
         print()
         return _exit_code(result)
     _print_diagnostics(result)

@@ -92,8 +92,11 @@ def _joint(g: FrameGraphs, scope: str, joint: Joint) -> Json:
         'pose': _pj(world),
         'axis': _axis(g, scope, world, joint.axis),
         'axis2': _axis(g, scope, world, joint.axis2),
+        # A negative effort or velocity means "unlimited" (libsdformat turns
+        # it into +inf); strict JSON has no infinity, so we print null.
         'limit': None if a is None else {'lower': a.lower, 'upper': a.upper,
-                                         'effort': a.effort, 'velocity': a.velocity},
+                                         'effort': a.effort if a.effort >= 0 else None,
+                                         'velocity': a.velocity if a.velocity >= 0 else None},
         'dynamics': None if a is None else {'damping': a.damping, 'friction': a.friction},
     }
 

@@ -11,6 +11,8 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / 'data'
 # Make `import sdf_tools` work from a source checkout without installing.
 sys.path.insert(0, str(HERE.parent))
+# And `import support.libsdformat` (the reference probe helpers).
+sys.path.insert(0, str(HERE))
 
 
 @pytest.fixture

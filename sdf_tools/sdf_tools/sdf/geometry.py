@@ -75,7 +75,11 @@ def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
              'height': get_float(ctx, s, 'height', 1.0),
              'granularity': get_float(ctx, s, 'granularity', 1.0)}
     elif kind == 'polyline':
-        p = {'polylines': _polyline(ctx, el)}
+        lines = _polyline(ctx, el)
+        # 'points' holds one point list per <polyline>; 'height' is the
+        # first's ('polylines' keeps every height with its points).
+        p = {'height': lines[0]['height'] if lines else 1.0,
+             'points': [line['points'] for line in lines], 'polylines': lines}
     else:
         p = {}
     return Geometry(kind, p, ctx.loc(s))
