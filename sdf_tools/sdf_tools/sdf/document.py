@@ -7,7 +7,7 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Document
-from sdf_tools.sdf.context import ReadContext, version_tuple
+from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.world import parse_actor, parse_world
@@ -36,7 +36,6 @@ def read_sdf_root(root: etree._Element, file: str | None,
     models = [c for c in root if c.tag == 'model']
     lights = [c for c in root if c.tag == 'light']
     actors = [c for c in root if c.tag == 'actor']
-    legacy = version_tuple(version) < (1, 8)
     for w in (c for c in root if c.tag == 'world'):
         world = parse_world(ctx, w)
         if any(x.name == world.name for x in doc.worlds):
@@ -49,6 +48,11 @@ def read_sdf_root(root: etree._Element, file: str | None,
                       f'Root object can only contain one {kind}. Using the first one found', els[1])
     if models:
         doc.model = parse_model(ctx, models[0])
+        pose_el = models[0].find('pose')
+        if pose_el is not None and pose_el.get('relative_to'):
+            # Nothing is outside a top-level model for its pose to refer to.
+            ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+                      'the pose of a top-level model must not have a relative_to attribute', pose_el)
     if lights:
         if doc.model is not None:
             ctx.error(ErrorCode.ELEMENT_INCORRECT_TYPE,
@@ -61,7 +65,6 @@ def read_sdf_root(root: etree._Element, file: str | None,
                       'Root object can only contain one of model, light or actor', actors[0])
         else:
             doc.actor = parse_actor(ctx, actors[0])
-    del legacy
     return doc, ctx.diagnostics
 
 

@@ -8,6 +8,8 @@ from sdf_tools.model import Geometry
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.values import child, children, get_bool, get_float, get_str, get_vec, parse_floats
 
+_PRECEDENCE = ('box', 'capsule', 'cylinder', 'ellipsoid', 'plane', 'sphere', 'mesh',
+               'heightmap', 'cone', 'polyline', 'image', 'empty')
 SHAPES = ('empty', 'box', 'capsule', 'cone', 'cylinder', 'ellipsoid', 'heightmap',
           'image', 'mesh', 'plane', 'polyline', 'sphere')
 
@@ -42,7 +44,14 @@ def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
 
 def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
     """Read a ``<geometry>``; an unknown or missing shape is reported."""
-    shapes = [c for c in el if isinstance(c.tag, str) and c.tag in SHAPES]
+    present = {c.tag: c for c in reversed(el) if isinstance(c.tag, str) and c.tag in SHAPES}
+    # More than one shape: libsdformat takes the first in this fixed order,
+    # whatever the document order.
+    shapes = [present[t] for t in _PRECEDENCE if t in present]
+    if len(present) > 1:
+        ctx.warn(ErrorCode.ELEMENT_INVALID,
+                 f'<geometry> holds several shapes {sorted(present)}; only <{shapes[0].tag}> is used',
+                 el)
     if not shapes:
         unknown = [c.tag for c in el if isinstance(c.tag, str)]
         if unknown:

@@ -22,27 +22,26 @@ LINK_CHILDREN = {
 def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, float]) -> bool:
     """Check mass and inertia the way ignition-math's MassMatrix3::IsValid does.
 
-    Mass must be non-negative, the inertia matrix positive semi-definite and
-    its principal moments must satisfy the triangle inequality, each up to a
-    tolerance of ten machine epsilons scaled by the largest moment.
+    Mass must be non-negative, the leading minors of the inertia matrix
+    non-negative and its principal moments must satisfy the triangle
+    inequality, all up to ``10 * DBL_EPSILON * |ixx + iyy + izz| / 2``.
     """
     ixx, ixy, ixz, iyy, iyz, izz = m
     if mass < 0:
         return False
+    eps = 10.0 * 2.220446049250313e-16 * 0.5 * abs(ixx + iyy + izz)
     if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
         # Diagonal: the moments are the principal moments (the common case,
         # checked without numpy's per-call overhead).
-        eps = 10.0 * max(abs(ixx), abs(iyy), abs(izz)) * 2.220446049250313e-16
-        return (ixx >= -eps and iyy >= -eps and izz >= -eps and ixx + iyy >= izz - eps
-                and iyy + izz >= ixx - eps and ixx + izz >= iyy - eps)
-    mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-    eps = 10.0 * max(abs(ixx), abs(iyy), abs(izz)) * np.finfo(float).eps
-    if ixx < -eps or ixx * iyy - ixy * ixy < -eps or np.linalg.det(mat) < -eps:
-        return False
-    moments = np.sort(np.linalg.eigvalsh(mat))
-    eps_m = 10.0 * float(np.max(np.abs(moments))) * np.finfo(float).eps
-    a, b, c = (float(x) for x in moments)
-    return a + b >= c - eps_m and b + c >= a - eps_m and a + c >= b - eps_m
+        moments = (ixx, iyy, izz)
+    else:
+        mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
+        if ixx < -eps or ixx * iyy - ixy * ixy < -eps or float(np.linalg.det(mat)) < -eps:
+            return False
+        moments = tuple(float(x) for x in np.linalg.eigvalsh(mat))  # type: ignore[assignment]
+    a, b, c = moments
+    return (min(moments) >= -eps and a + b >= c - eps and b + c >= a - eps
+            and a + c >= b - eps)
 
 
 def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Inertial:
@@ -61,7 +60,7 @@ def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Iner
 
 
 def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tuple[str, object]:
-    name = read_name(ctx, el, kind, reserved_check=False)
+    name = read_name(ctx, el, kind)
     g = child(el, 'geometry')
     geometry = parse_geometry(ctx, g) if g is not None else None
     if g is None:
@@ -78,7 +77,7 @@ def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
 
 
 def parse_light(ctx: ReadContext, el: etree._Element) -> Light:
-    name = read_name(ctx, el, 'light', reserved_check=False)
+    name = read_name(ctx, el, 'light')
     return Light(name, el.get('type', 'point'), get_pose(ctx, el), to_xml(el), ctx.loc(el))
 
 

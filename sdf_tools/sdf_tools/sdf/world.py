@@ -97,4 +97,43 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
                       f'model with name[{m.name}] already exists in world [{world.name}]', None)
             world.models.remove(m)
         seen.add(m.name)
+    _rename_clashing_frames(ctx, world, seen)
     return world
+
+
+def _rename_clashing_frames(ctx: ReadContext, world: World, taken: set[str]) -> None:
+    """A world frame named like a model is renamed ``<name>_frame``, as libsdformat does.
+
+    References to the name keep meaning the model. This is libsdformat's
+    rule for every version; we report it instead of doing it silently.
+    """
+    frame_names: set[str] = set()
+    keep = []
+    for f in world.frames:
+        if f.name in frame_names:
+            ctx.diagnostics.append(_frame_dup(f, world))
+            continue
+        frame_names.add(f.name)
+        keep.append(f)
+    world.frames[:] = keep
+    for f in world.frames:
+        name = f.name
+        if name in taken:
+            name = f.name + '_frame'
+            i = 0
+            while name in taken:
+                name = f'{f.name}_frame{i}'
+                i += 1
+            ctx.warn(ErrorCode.DUPLICATE_NAME,
+                     f'frame [{f.name}] in world [{world.name}] has the name of a model; '
+                     f'renamed to [{name}] as libsdformat does', None)
+            f.name = name
+        taken.add(name)
+
+
+def _frame_dup(f, world):  # type: ignore[no-untyped-def]
+    from sdf_tools.errors import Diagnostic
+    loc = f.loc
+    return Diagnostic(ErrorCode.DUPLICATE_NAME,
+                      f'frame with name[{f.name}] already exists in world [{world.name}]',
+                      loc.file if loc else None, loc.line if loc else None)
