@@ -7,6 +7,7 @@ exponentially ("billion laughs"). Nothing is fetched from the network.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -43,6 +44,21 @@ def _check_dtd(tree: etree._ElementTree, source: str) -> Diagnostic | None:
     return None
 
 
+_DECL = re.compile(rb'^(\s*<\?xml[^>]*?version\s*=\s*["\'])([^"\']*)(["\'])')
+
+
+def _fix_declaration(data: bytes) -> bytes:
+    """Read ``<?xml version="0.0"?>`` (seen in real robot files) as 1.0.
+
+    libsdformat's XML parser ignores the declared version; libxml2 refuses
+    anything but 1.x. The line count is unchanged.
+    """
+    m = _DECL.match(data)
+    if m and not m.group(2).startswith(b'1.'):
+        return data[:m.start(2)] + b'1.0' + data[m.end(2):]
+    return data
+
+
 def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None, Diagnostic | None]:
     """Parse XML bytes; return the root element or a diagnostic saying why not."""
     if not data.strip():
@@ -55,6 +71,7 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
                                 'XML entity declarations are not allowed (they could read '
                                 'local files or expand without bound); remove the DOCTYPE',
                                 source, line)
+    data = _fix_declaration(data)
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as err:

@@ -95,8 +95,42 @@ def _canonical_link(tree: Tree, joints: list[Joint], links: dict[str, Link]) -> 
     return children[0] if children else ''
 
 
+def _rename_clashing_joints(ctx: ReadContext, links: list[Link],
+                            joints: list[tuple[Joint, etree._Element]]) -> dict[str, str]:
+    """Give joints named like a link a distinct name; return old -> new.
+
+    URDF keeps links and joints in separate namespaces, SDFormat (whose
+    frame graph we resolve URDF with) in one. The joint becomes
+    ``<name>_joint``, the rule libsdformat applies to such clashes in old
+    SDFormat files, and the renaming is reported.
+    """
+    taken = {lk.name for lk in links} | {j.name for j, _ in joints}
+    link_names = {lk.name for lk in links}
+    renamed: dict[str, str] = {}
+    for joint, el in joints:
+        if joint.name not in link_names:
+            continue
+        new, i = joint.name + '_joint', 0
+        while new in taken:
+            new, i = f'{joint.name}_joint{i}', i + 1
+        ctx.warn(ErrorCode.DUPLICATE_NAME,
+                 f'joint [{joint.name}] has the name of a link; it is called [{new}] in the '
+                 'SDFormat model (one namespace for links and joints)', el)
+        renamed[joint.name] = new
+        taken.add(new)
+        joint.name = new
+    for joint, _ in joints:
+        for axis in (joint.axis, joint.axis2):
+            if axis is not None and axis.mimic_joint in renamed:
+                axis.mimic_joint = renamed[axis.mimic_joint]
+    return renamed
+
+
 def _assemble(ctx: ReadContext, model: Model, links: list[Link],
               joints: list[tuple[Joint, etree._Element]], tree: Tree) -> None:
+    renamed = _rename_clashing_joints(ctx, links, joints)
+    tree.usable = {renamed.get(n, n) for n in tree.usable}
+    tree.parent_joint = {k: renamed.get(v, v) for k, v in tree.parent_joint.items()}
     by_name = {j.name: j for j, _ in joints}
     for link in links:
         if link.name == 'world':

@@ -70,8 +70,10 @@ def _find_loops(ctx: ReadContext, tree: Tree, joints: dict[str, tuple[Joint, etr
         if link is not None and state[link] == 1:
             cycle = path[path.index(link):]  # child -> parent order
             loop_joints = [tree.parent_joint[c] for c in cycle]
-            first = min(loop_joints, key=lambda j: joints[j][1].sourceline or 0)
+            first = min(loop_joints, key=list(joints).index)  # first in the document
             down = list(reversed(cycle))  # parent -> child order
+            start_at = min(range(len(down)), key=lambda i: order[down[i]])
+            down = down[start_at:] + down[:start_at]
             chain = f'link [{down[0]}]' + ''.join(
                 f' -> joint [{tree.parent_joint[c]}] -> link [{c}]' for c in [*down[1:], down[0]])
             ctx.error(ErrorCode.URDF_INVALID,

@@ -19,7 +19,6 @@ import threading
 import xml.parsers.expat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
@@ -34,7 +33,7 @@ class _FindError(Exception):
     """``$(find pkg)`` named a package that is not installed."""
 
 
-class _UnsafeInclude(Exception):
+class _UnsafeIncludeError(Exception):
     """A file xacro was about to parse is unsafe or malformed XML."""
 
     def __init__(self, diagnostic: Diagnostic) -> None:
@@ -63,40 +62,50 @@ def _find(package: str) -> str:
 
 
 @contextlib.contextmanager
-def _patched(xacro: ModuleType) -> Iterator[None]:
-    """Route xacro's ``$(find)`` and file parsing through our own functions."""
+def _patched(xacro: Any) -> Iterator[None]:
+    """Route xacro's ``$(find)`` and file parsing through our own functions.
+
+    Only what this xacro version has is replaced, and everything is put back
+    (with xacro's argument table and include list emptied) on the way out.
+    """
     subst = xacro.substitution_args
     original_parse: Callable[..., Any] = xacro.parse
-    original_find = subst._eval_find
 
     def safe_parse(inp: Any, filename: str | None = None) -> Any:
         if inp is None and filename is not None:
             _, bad = parse_file(os.path.join(xacro.root_dir, filename))
             if bad is not None and bad.code in (ErrorCode.XML_INVALID, ErrorCode.XML_UNSAFE):
-                raise _UnsafeInclude(bad)
+                raise _UnsafeIncludeError(bad)
         return original_parse(inp, filename)
 
-    xacro.parse = safe_parse
-    subst._eval_find = _find
-    subst._eval_dict['find'] = _find
+    eval_dict = vars(subst).get('_eval_dict')
+    targets: list[tuple[Any, str, Any]] = [(vars(xacro), 'parse', safe_parse),
+                                           (vars(subst), '_eval_find', _find)]
+    if isinstance(eval_dict, dict):
+        targets.append((eval_dict, 'find', _find))
+    saved = [(table, key, table[key]) for table, key, _ in targets if key in table]
+    for table, key, value in targets:
+        if key in table:
+            table[key] = value
     try:
         yield
     finally:
-        xacro.parse = original_parse
-        subst._eval_find = original_find
-        subst._eval_dict['find'] = original_find
-        xacro.substitution_args_context['arg'] = {}
-        xacro.all_includes = []
+        for table, key, value in saved:
+            table[key] = value
+        context = vars(xacro).get('substitution_args_context')
+        if isinstance(context, dict):
+            context['arg'] = {}
+        if isinstance(vars(xacro).get('all_includes'), list):
+            xacro.all_includes = []
 
 
-def _where(xacro: ModuleType, source: str) -> tuple[str, str, str | None]:
+def _where(xacro: Any, source: str) -> tuple[str, str, str | None]:
     """Return the innermost file, the macro call chain, and the innermost macro's file."""
-    files = [f for f in (xacro.filestack or []) if f]
-    stack = list(xacro.macrostack or [])
+    files = [f for f in (getattr(xacro, 'filestack', None) or []) if f]
+    stack = [m for m in (getattr(xacro, 'macrostack', None) or []) if hasattr(m, 'body')]
     chain = ' <- '.join(f'[{m.body.getAttribute("name")}]' for m in reversed(stack))
-    macro_file = None
-    if stack and stack[-1].history and stack[-1].history[-1]:
-        macro_file = stack[-1].history[-1][-1]
+    history = getattr(stack[-1], 'history', None) if stack else None
+    macro_file = history[-1][-1] if history and history[-1] else None
     return (_as_given(files[-1] if files else source, source),
             f' (in macro {chain})' if chain else '', macro_file)
 
@@ -106,13 +115,13 @@ def _as_given(file: str, source: str) -> str:
     return source if file == os.path.abspath(source) else file
 
 
-def _snippet(exc: BaseException, xacro: ModuleType) -> str | None:
+def _snippet(exc: BaseException, xacro: Any) -> str | None:
     """Return the source text an error is about (``${expr}``, ``$(arg x)``), if known."""
     expr = re.search(r"when evaluating expression '(.*)'", str(getattr(exc, 'suffix', '') or ''))
     if expr:
         return '${' + expr.group(1) + '}'
     inner = getattr(exc, 'exc', None)
-    if isinstance(inner, xacro.substitution_args.ArgException):
+    if isinstance(inner, getattr(xacro.substitution_args, 'ArgException', ())):
         return f'$(arg {inner})'
     if isinstance(inner, _FindError):
         return f'$(find {inner.args[1]})'
@@ -133,8 +142,8 @@ def _line_of(snippet: str | None, file: str) -> int | None:
     return hits[0] if len(hits) == 1 else None
 
 
-def _diagnose(exc: BaseException, xacro: ModuleType, source: str) -> Diagnostic:
-    if isinstance(exc, _UnsafeInclude):
+def _diagnose(exc: BaseException, xacro: Any, source: str) -> Diagnostic:
+    if isinstance(exc, _UnsafeIncludeError):
         return exc.diagnostic
     file, macros, macro_file = _where(xacro, source)
     if isinstance(exc, xml.parsers.expat.ExpatError):
@@ -147,7 +156,7 @@ def _diagnose(exc: BaseException, xacro: ModuleType, source: str) -> Diagnostic:
         text = str(inner.args[0])
     else:
         text = ' '.join((str(exc) or type(exc).__name__).split())
-        if not isinstance(exc, xacro.XacroException):
+        if not isinstance(exc, getattr(xacro, 'XacroException', ())):
             text = f'{type(exc).__name__}: {text}'
     # The expression of a macro body is written where the macro was defined.
     where = _as_given(macro_file, source) if macro_file else file
@@ -183,9 +192,12 @@ def expand_xacro(path: str | Path, args: dict[str, str]) -> tuple[bytes | None, 
     """Expand a xacro file with ``name:=value`` arguments; return URDF bytes or None.
 
     Never raises for bad input and prints nothing: xacro's errors become a
-    XACRO_ERROR diagnostic (with the innermost file, and the line when XML
-    was malformed), its warnings WARNING diagnostics. Line numbers in the
-    returned document are those of the expansion, not of the xacro source.
+    XACRO_ERROR diagnostic with the innermost file and, where it can be
+    told, the line (malformed XML; the one line holding the failing
+    ``${expr}``, ``$(arg)``, ``$(find)`` or missing include), its warnings
+    WARNING diagnostics. The result is what the ``xacro`` command prints, so
+    line numbers in it are those of ``xacro FILE > out.urdf``, not of the
+    xacro source.
     """
     source = str(path)
     _, bad = parse_file(path)
@@ -201,11 +213,11 @@ def expand_xacro(path: str | Path, args: dict[str, str]) -> tuple[bytes | None, 
     captured = io.StringIO()
     diagnostics: list[Diagnostic] = []
     data: bytes | None = None
-    with _LOCK, contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured):
-        with _patched(xacro):
-            try:
-                doc = xacro.process_file(os.path.abspath(source), mappings=dict(args))
-                data = doc.toprettyxml(indent='  ', encoding='utf-8')
-            except (Exception, SystemExit) as exc:  # xacro raises anything; never let it out
-                diagnostics.append(_diagnose(exc, xacro, source))
+    with (_LOCK, contextlib.redirect_stdout(captured), contextlib.redirect_stderr(captured),
+          _patched(xacro)):
+        try:
+            doc = xacro.process_file(os.path.abspath(source), mappings=dict(args))
+            data = doc.toprettyxml(indent='  ', encoding='utf-8')
+        except (Exception, SystemExit) as exc:  # xacro raises anything; never let it out
+            diagnostics.append(_diagnose(exc, xacro, source))
     return data, [*_warnings(captured.getvalue(), source), *diagnostics]
