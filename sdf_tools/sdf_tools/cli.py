@@ -9,9 +9,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from sdf_tools.frames import Kind, resolve_pose
+from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
+from sdf_tools.transform import Transform
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -37,38 +38,45 @@ def _print_diagnostics(result: LoadResult) -> None:
         print(str(d), file=sys.stderr)
 
 
-def _fmt_pose(t) -> str:  # type: ignore[no-untyped-def]
+def _fmt_pose(t: Transform) -> str:
     r, p, y = t.rpy()
     return (f'xyz=({t.p[0]:.6g}, {t.p[1]:.6g}, {t.p[2]:.6g}) '
             f'rpy=({r:.6g}, {p:.6g}, {y:.6g})')
 
 
+def _children_by_pose_parent(g: FrameGraphs) -> dict[int, list[int]]:
+    children: dict[int, list[int]] = {}
+    for vid, edges in enumerate(g.pose_in):
+        if len(edges) == 1:
+            children.setdefault(edges[0].parent, []).append(vid)
+    return children
+
+
+def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth: int,
+                seen: set[int]) -> None:
+    if vid in seen:
+        return
+    seen.add(vid)
+    name = g.names[vid]
+    # A model's __model__ vertex is the model itself: print the model once.
+    hidden = name.endswith('::__model__')
+    if not hidden:
+        pose = resolve_pose(g, vid)
+        where = _fmt_pose(pose) if pose is not None else '(unresolved)'
+        print(f'{"  " * depth}{name} [{g.kinds[vid].value}] {where}')
+    for c in children.get(vid, []):
+        _print_tree(g, children, c, depth + (0 if hidden else 1), seen)
+
+
 def _print_frames(result: LoadResult) -> None:
     graphs = ([result.model_graphs] if result.model_graphs else []) + result.world_graphs
     for g in graphs:
-        children: dict[int, list[int]] = {}
-        for vid, edges in enumerate(g.pose_in):
-            if len(edges) == 1:
-                children.setdefault(edges[0].parent, []).append(vid)
-
-        def show(vid: int, depth: int, seen: set[int]) -> None:
-            if vid in seen:
-                return
-            seen.add(vid)
-            name = g.names[vid]
-            kind = g.kinds[vid]
-            hidden = name.endswith('::__model__')
-            if not hidden:
-                pose = resolve_pose(g, vid)
-                where = _fmt_pose(pose) if pose is not None else '(unresolved)'
-                print(f'{"  " * depth}{name} [{kind.value}] {where}')
-            for c in children.get(vid, []):
-                show(c, depth + (0 if hidden else 1), seen)
-
+        children = _children_by_pose_parent(g)
         start = g.root
         print(f'{g.names[start]} [{Kind.WORLD.value if g.kinds[start] is Kind.WORLD else "root"}]')
+        seen: set[int] = set()
         for c in children.get(start, []):
-            show(c, 1, set())
+            _print_tree(g, children, c, 1, seen)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

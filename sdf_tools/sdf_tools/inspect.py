@@ -15,8 +15,8 @@ from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_p
 from sdf_tools.frames.checks import joint_body
 from sdf_tools.frames.graph import join
 from sdf_tools.load import LoadResult
-from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.model import Actor, Collision, Joint, JointAxis, Link, Model, Visual
+from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.transform import IDENTITY, Transform
 
 Json = dict[str, Any]
@@ -71,12 +71,12 @@ def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
           axis: JointAxis | None) -> list[float] | None:
     if axis is None or joint_world is None:
         return None
-    frame = joint_world
+    frame: Transform | None = joint_world
     if axis.expressed_in:
         vid = g.find(scope, axis.expressed_in)
         frame = resolve_pose(g, vid) if vid is not None else None
-        if frame is None:
-            return None
+    if frame is None:
+        return None
     v = frame.rotate(axis.xyz)
     return [v[0] + 0.0, v[1] + 0.0, v[2] + 0.0]
 
@@ -156,7 +156,7 @@ def inspect_result(result: LoadResult, file: str | None = None) -> Json:
         return out
     if doc.model is not None and result.model_graphs is not None:
         _model(result.model_graphs, '', doc.model, out, world_scope=False)
-    for world, g in zip(doc.worlds, result.world_graphs):
+    for world, g in zip(doc.worlds, result.world_graphs, strict=True):
         for m in world.models:
             _model(g, '', m, out, world_scope=True)
         for f in world.frames:

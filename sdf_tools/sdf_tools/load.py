@@ -17,7 +17,7 @@ from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
 from sdf_tools.model import Document
 from sdf_tools.sdf.document import read_sdf_root
-from sdf_tools.xmlsafe import parse_bytes, parse_file
+from sdf_tools.xmlsafe import line_of, parse_bytes, parse_file
 
 
 @dataclass
@@ -112,7 +112,7 @@ def _from_root(root: etree._Element, source: str | None,
         return _finish(doc, diags)
     return LoadResult(None, [Diagnostic(
         ErrorCode.ELEMENT_INVALID,
-        f'root element <{root.tag}> is neither <sdf> nor <robot>', source, root.sourceline)],
+        f'root element <{root.tag}> is neither <sdf> nor <robot>', source, line_of(root))],
         usable=False)
 
 

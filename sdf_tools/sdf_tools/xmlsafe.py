@@ -31,7 +31,7 @@ def _parser() -> etree.XMLParser:
 
 def _check_dtd(tree: etree._ElementTree, source: str) -> Diagnostic | None:
     dtd = tree.docinfo.internalDTD
-    if dtd is not None and len(list(dtd.iterentities())) > 0:
+    if dtd is not None and len(list(dtd.iterentities())) > 0:  # type: ignore[attr-defined]
         return Diagnostic(ErrorCode.XML_UNSAFE,
                           'XML entity declarations are not allowed (they could read '
                           'local files or expand without bound); remove the DOCTYPE',
@@ -98,6 +98,12 @@ def parse_file(path: str | Path) -> tuple[etree._Element | None, Diagnostic | No
     except OSError as err:
         return None, Diagnostic(ErrorCode.FILE_READ, f'cannot read file: {err.strerror}', source)
     return parse_bytes(data, source)
+
+
+def line_of(el: etree._Element) -> int | None:
+    """Return the source line of an element (None when lxml has none)."""
+    line: object = el.sourceline
+    return line if isinstance(line, int) else None
 
 
 def element_text(el: etree._Element) -> str:

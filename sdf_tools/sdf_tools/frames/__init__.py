@@ -5,8 +5,8 @@ and queried to place any frame in any other.
 """
 from __future__ import annotations
 
-from sdf_tools.frames.graph import FrameGraphs, Kind
 from sdf_tools.frames.build import build_model_graphs, build_world_graphs
+from sdf_tools.frames.graph import FrameGraphs, Kind
 from sdf_tools.frames.resolve import resolve_attached_body, resolve_pose
 
 __all__ = ['FrameGraphs', 'Kind', 'build_model_graphs', 'build_world_graphs',

@@ -50,8 +50,9 @@ def _add_vertices(g: FrameGraphs, parent_scope: str, model: Model) -> bool:
                      f'[{model.name}].', item.loc)
                 continue
             g.add(join(scope, item.name), vkind, item.loc)
-    model_ok = [_add_vertices(g, scope, m) for m in model.models]
-    model._graph_ok = model_ok  # type: ignore[attr-defined]
+    for m in model.models:
+        _add_vertices(g, scope, m)
+    g.added_models.add(id(model))
     return True
 
 
@@ -104,8 +105,8 @@ def _add_edges(g: FrameGraphs, parent_scope: str, model: Model) -> None:
             continue
         if not _rel(frame.pose) and not frame.attached_to:
             g.add_pose_edge(mf, fv, _raw(frame.pose))
-    for nested, ok in zip(model.models, getattr(model, '_graph_ok', [])):
-        if ok:
+    for nested in model.models:
+        if id(nested) in g.added_models:
             _add_edges(g, scope, nested)
     for joint in model.joints:
         jv = g.find(scope, joint.name)
@@ -125,8 +126,8 @@ def _add_edges(g: FrameGraphs, parent_scope: str, model: Model) -> None:
             _edge_from(g, scope, frame.attached_to, fv, _raw(frame.pose),
                        f'frame with name[{frame.name}]', ErrorCode.FRAME_ATTACHED_TO_INVALID,
                        frame.loc, 'attached_to')
-    for nested, ok in zip(model.models, getattr(model, '_graph_ok', [])):
-        if not ok:
+    for nested in model.models:
+        if id(nested) not in g.added_models:
             continue
         nv = g.ids[join(scope, nested.name)]
         ref = _rel(nested.pose)
@@ -211,7 +212,8 @@ def build_world_graphs(world: World) -> FrameGraphs:
     g = FrameGraphs()
     wv = g.add('world', Kind.WORLD, world.loc)
     g.root = wv
-    ok = [_add_vertices(g, '', m) for m in world.models]
+    for m in world.models:
+        _add_vertices(g, '', m)
     for frame in world.frames:
         if g.has('', frame.name):
             _err(g, ErrorCode.DUPLICATE_NAME, f'Frame with non-unique name [{frame.name}] detected '
@@ -220,15 +222,15 @@ def build_world_graphs(world: World) -> FrameGraphs:
         fv = g.add(frame.name, Kind.FRAME, frame.loc)
         if not _rel(frame.pose) and not frame.attached_to:
             g.add_pose_edge(wv, fv, _raw(frame.pose))
-    for m, good in zip(world.models, ok):
-        if good:
+    for m in world.models:
+        if id(m) in g.added_models:
             _add_edges(g, '', m)
-    for m, good in zip(world.models, ok):
-        if not good:
+    for m in world.models:
+        if id(m) not in g.added_models:
             continue
         mv = g.ids[m.name]
         ref = _rel(m.pose)
-        parent = wv if not ref else g.find('', ref)
+        parent: int | None = wv if not ref else g.find('', ref)
         if parent is None:
             _err(g, ErrorCode.POSE_RELATIVE_TO_INVALID,
                  f'relative_to name[{ref}] specified by model with name[{m.name}] does not match a '
@@ -239,14 +241,14 @@ def build_world_graphs(world: World) -> FrameGraphs:
                  f'relative_to name[{ref}] is identical to model name[{m.name}].', m.loc)
         g.add_pose_edge(parent, mv, placed_pose(g, m.name, m, _raw(m.pose)))
     for frame in world.frames:
-        fv = g.ids.get(frame.name)
-        if fv is None or g.locs.get(fv) is not frame.loc:
+        fid = g.ids.get(frame.name)
+        if fid is None or g.locs.get(fid) is not frame.loc:
             continue
         ref, code, what = ((_rel(frame.pose), ErrorCode.POSE_RELATIVE_TO_INVALID, 'relative_to')
                            if _rel(frame.pose) else
                            (frame.attached_to, ErrorCode.FRAME_ATTACHED_TO_INVALID, 'attached_to'))
         if ref:
-            _edge_from(g, '', ref, fv, _raw(frame.pose), f'frame with name[{frame.name}]', code,
+            _edge_from(g, '', ref, fid, _raw(frame.pose), f'frame with name[{frame.name}]', code,
                        frame.loc, what)
         target = g.find('', frame.attached_to or 'world')
         if target is None:
@@ -260,6 +262,6 @@ def build_world_graphs(world: World) -> FrameGraphs:
             _err(g, ErrorCode.FRAME_ATTACHED_TO_CYCLE,
                  f'attached_to name[{frame.attached_to}] is identical to frame name[{frame.name}].',
                  frame.loc)
-        g.add_attached_edge(fv, target)
+        g.add_attached_edge(fid, target)
     validate(g, world_scope=True)
     return g

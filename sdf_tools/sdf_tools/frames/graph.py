@@ -52,6 +52,8 @@ class FrameGraphs:
     # Attached-to out-edges as (target id, is_alias).
     attached_out: list[list[tuple[int, bool]]] = field(default_factory=list)
     locs: dict[int, Loc] = field(default_factory=dict)
+    # id() of each model whose vertices were added (a clashing name is not).
+    added_models: set[int] = field(default_factory=set)
     root: int = -1  # the vertex every pose is finally resolved against
     errors: list[Diagnostic] = field(default_factory=list)
     # Cache of resolved poses relative to ``root``.

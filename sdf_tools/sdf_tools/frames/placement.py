@@ -1,16 +1,13 @@
 """Placement-frame resolution for a model taken on its own (merge includes)."""
 from __future__ import annotations
 
-from typing import Any
-
 from sdf_tools.frames.build import build_model_graphs
-from sdf_tools.frames.graph import join
 from sdf_tools.frames.resolve import pose_to_source
 from sdf_tools.model import Model
 from sdf_tools.transform import IDENTITY, Transform
 
 
-def resolve_placed_model_pose(model: Model, ctx: Any = None) -> Transform:
+def resolve_placed_model_pose(model: Model) -> Transform:
     """Return the model-frame pose ``X_RM`` implied by its placement-frame pose."""
     raw = model.pose.value if model.pose is not None else IDENTITY
     g = build_model_graphs(model)
@@ -21,5 +18,4 @@ def resolve_placed_model_pose(model: Model, ctx: Any = None) -> Transform:
     x_mpf, err = pose_to_source(g, pf, mf)
     if err is not None or x_mpf is None:
         return raw
-    del ctx, join
     return raw * x_mpf.inverse()

@@ -19,15 +19,14 @@ def _located(g: FrameGraphs, vid: int, d: Diagnostic) -> Diagnostic:
     return Diagnostic(d.code, d.message, loc.file, loc.line, loc.xml_path, d.severity)
 
 
-def _check_degrees(g: FrameGraphs, vid: int, world_scope: bool) -> Diagnostic | None:
+def _check_degrees(g: FrameGraphs, vid: int) -> Diagnostic | None:
     kind = g.kinds[vid]
     name = g.names[vid]
     n_in = len(g.pose_in[vid])
-    if vid != g.root and kind is not Kind.ROOT:
-        if n_in > 1:
-            return Diagnostic(ErrorCode.POSE_RELATIVE_TO_GRAPH_ERROR,
-                              f'PoseRelativeToGraph error, too many incoming edges at a vertex '
-                              f'with name [{name}].')
+    if vid != g.root and kind is not Kind.ROOT and n_in > 1:
+        return Diagnostic(ErrorCode.POSE_RELATIVE_TO_GRAPH_ERROR,
+                          f'PoseRelativeToGraph error, too many incoming edges at a vertex '
+                          f'with name [{name}].')
     real_out = [t for t, alias in g.attached_out[vid] if not alias]
     out = g.attached_out[vid]
     if len(out) > 1:
@@ -46,7 +45,6 @@ def _check_degrees(g: FrameGraphs, vid: int, world_scope: bool) -> Diagnostic | 
         return Diagnostic(ErrorCode.FRAME_ATTACHED_TO_GRAPH_ERROR,
                           f'FrameAttachedToGraph error, Non-LINK vertex with name [{name}] is '
                           'disconnected; it should have 1 outgoing edge.')
-    del world_scope
     return None
 
 
@@ -57,7 +55,7 @@ def validate(g: FrameGraphs, *, world_scope: bool) -> None:
         if g.kinds[vid] is Kind.ROOT:
             continue
         found: list[Diagnostic] = []
-        d = _check_degrees(g, vid, world_scope)
+        d = _check_degrees(g, vid)
         if d is not None:
             found.append(d)
         if vid != g.root:

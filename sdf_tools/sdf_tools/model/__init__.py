@@ -7,6 +7,7 @@ graphs in :mod:`sdf_tools.frames` resolve them.
 from __future__ import annotations
 
 from sdf_tools.model.common import Extra, Loc, RawPose
+from sdf_tools.model.document import Document
 from sdf_tools.model.elements import (
     Actor,
     Animation,
@@ -26,7 +27,6 @@ from sdf_tools.model.elements import (
     Waypoint,
     World,
 )
-from sdf_tools.model.document import Document
 
 __all__ = [
     'Actor', 'Animation', 'Collision', 'Document', 'Extra', 'Frame', 'Geometry',

@@ -7,6 +7,7 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.model.common import Loc
+from sdf_tools.xmlsafe import line_of
 
 
 def version_tuple(version: str) -> tuple[int, int]:
@@ -35,17 +36,17 @@ class ReadContext:
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""
         # The XML path is only worth its cost on a diagnostic (see error()).
-        return Loc(self.file, el.sourceline)
+        return Loc(self.file, line_of(el))
 
     def error(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
         """Record an error at ``el`` (or at the file when ``el`` is None)."""
-        line = el.sourceline if el is not None else None
+        line = line_of(el) if el is not None else None
         self.diagnostics.append(Diagnostic(code, message, self.file, line,
                                            _xml_path(el) if el is not None else None))
 
     def warn(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
         """Record a warning: an assumption made or something kept as is."""
-        line = el.sourceline if el is not None else None
+        line = line_of(el) if el is not None else None
         self.diagnostics.append(Diagnostic(code, message, self.file, line,
                                            _xml_path(el) if el is not None else None,
                                            Severity.WARNING))

@@ -11,7 +11,7 @@ from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.world import parse_actor, parse_world
-from sdf_tools.xmlsafe import parse_file
+from sdf_tools.xmlsafe import line_of, parse_file
 
 SUPPORTED_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
 
@@ -21,16 +21,16 @@ def read_sdf_root(root: etree._Element, file: str | None,
     """Turn a parsed ``<sdf>`` element into a document (plus diagnostics)."""
     if root.tag != 'sdf':
         return None, [Diagnostic(ErrorCode.ELEMENT_INVALID,
-                                 f'root element is <{root.tag}>, expected <sdf>', file, root.sourceline)]
+                                 f'root element is <{root.tag}>, expected <sdf>', file, line_of(root))]
     version = root.get('version')
     if version is None:
         return None, [Diagnostic(ErrorCode.ATTRIBUTE_MISSING, 'SDF does not have a version.',
-                                 file, root.sourceline)]
+                                 file, line_of(root))]
     if version.strip() not in SUPPORTED_VERSIONS:
         return None, [Diagnostic(ErrorCode.VERSION_UNSUPPORTED,
                                  f'SDFormat version [{version}] is not supported '
                                  f'(supported: {", ".join(SUPPORTED_VERSIONS[3:])})',
-                                 file, root.sourceline)]
+                                 file, line_of(root))]
     ctx = ReadContext(file, version.strip(), include_stack=include_stack)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
     models = [c for c in root if c.tag == 'model']

@@ -96,8 +96,9 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
         if kind not in k:
             continue
-        items = [_visual_or_collision(ctx, c, kind) for c in children(el, kind)]
-        drop = check_unique(ctx, [(n, c) for (n, _), c in zip(items, children(el, kind))],
+        els = children(el, kind)
+        items = [_visual_or_collision(ctx, c, kind) for c in els]
+        drop = check_unique(ctx, [(n, c) for (n, _), c in zip(items, els, strict=True)],
                             kind.capitalize(), name)
         target.extend(v for i, (_, v) in enumerate(items) if i not in drop)  # type: ignore[misc]
     if 'sensor' in k:

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TypeVar
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Extra, Frame, Model, RawPose
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.model import Extra, Frame, Joint, Link, Model, RawPose
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
@@ -31,7 +32,7 @@ def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Mode
     pose = m.pose or RawPose()
     if m.placement_frame:
         from sdf_tools.frames.placement import resolve_placed_model_pose  # frames depend on model only
-        pose = replace(pose, value=resolve_placed_model_pose(m, ctx))
+        pose = replace(pose, value=resolve_placed_model_pose(m))
     rel = pose.relative_to or '__model__'
     parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),
                                ctx.loc(inc_el)))
@@ -90,10 +91,8 @@ def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
     model.self_collide = get_bool(ctx, el, 'self_collide', False)
     model.allow_auto_disable = get_bool(ctx, el, 'allow_auto_disable', True)
     model.enable_wind = get_bool(ctx, el, 'enable_wind', False)
-    for c in el:
+    for c in el.iterchildren(etree.Element):  # elements only, no comments
         tag = c.tag
-        if not isinstance(tag, str):
-            continue
         if tag == 'link':
             model.links.append(parse_link(ctx, c))
         elif tag == 'joint':
@@ -125,17 +124,10 @@ def _check_names(ctx: ReadContext, model: Model) -> None:
     Cross-type clashes in 1.7+ files are reported by the frame graph, as
     libsdformat does.
     """
-    for kind, items in (('Link', model.links), ('Joint', model.joints),
-                        ('Frame', model.frames), ('Model', model.models)):
-        seen: set[str] = set()
-        keep = []
-        for item in items:
-            if item.name in seen:
-                ctx.diagnostics.append(_dup(kind, item, model))
-                continue
-            seen.add(item.name)
-            keep.append(item)
-        items[:] = keep  # type: ignore[index]
+    model.links = _unique(ctx, 'Link', model.links, model)
+    model.joints = _unique(ctx, 'Joint', model.joints, model)
+    model.frames = _unique(ctx, 'Frame', model.frames, model)
+    model.models = _unique(ctx, 'Model', model.models, model)
     if ctx.version_tuple >= (1, 7):
         return
     taken = {m.name for m in model.models}
@@ -156,11 +148,21 @@ def _check_names(ctx: ReadContext, model: Model) -> None:
             taken.add(new)
 
 
-def _dup(kind: str, item: object, model: Model):  # type: ignore[no-untyped-def]
-    from sdf_tools.errors import Diagnostic
+_Named = TypeVar('_Named', Link, Joint, Frame, Model)
 
-    loc = getattr(item, 'loc', None)
-    return Diagnostic(ErrorCode.DUPLICATE_NAME,
-                      f'{kind} with name[{getattr(item, "name", "")}] already exists in '
-                      f'model [{model.name}]',
-                      loc.file if loc else None, loc.line if loc else None)
+
+def _unique(ctx: ReadContext, kind: str, items: list[_Named], model: Model) -> list[_Named]:
+    """Keep the first of same-type siblings sharing a name; report the others."""
+    seen: set[str] = set()
+    keep: list[_Named] = []
+    for item in items:
+        if item.name in seen:
+            loc = item.loc
+            ctx.diagnostics.append(Diagnostic(
+                ErrorCode.DUPLICATE_NAME,
+                f'{kind} with name[{item.name}] already exists in model [{model.name}]',
+                loc.file if loc else None, loc.line if loc else None))
+            continue
+        seen.add(item.name)
+        keep.append(item)
+    return keep

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Actor, Animation, Extra, Model, Trajectory, Waypoint, World
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.model import Actor, Animation, Extra, Frame, Model, RawPose, Trajectory, Waypoint, World
 from sdf_tools.model.elements import Light
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
@@ -36,8 +36,7 @@ def parse_actor(ctx: ReadContext, el: etree._Element) -> Actor:
         actor.delay_start = get_float(ctx, script, 'delay_start', 0.0)
         actor.auto_start = get_bool(ctx, script, 'auto_start', True)
         for t in children(script, 'trajectory'):
-            traj = Trajectory(int(t.get('id', '0') or 0) if (t.get('id', '0') or '0').lstrip('-').isdigit() else 0,
-                              t.get('type', ''), loc=ctx.loc(t))
+            traj = Trajectory(_int_attr(ctx, t, 'id'), t.get('type', ''), loc=ctx.loc(t))
             try:
                 traj.tension = float(t.get('tension', '0'))
             except ValueError:
@@ -53,18 +52,24 @@ def parse_actor(ctx: ReadContext, el: etree._Element) -> Actor:
     return actor
 
 
-def _zero(ctx: ReadContext, el: etree._Element):  # type: ignore[no-untyped-def]
-    from sdf_tools.model import RawPose
+def _int_attr(ctx: ReadContext, el: etree._Element, attr: str) -> int:
+    text = (el.get(attr) or '0').strip()
+    try:
+        return int(text)
+    except ValueError:
+        ctx.error(ErrorCode.ATTRIBUTE_INVALID, f'{attr} [{text}] is not an integer', el)
+        return 0
+
+
+def _zero(ctx: ReadContext, el: etree._Element) -> RawPose:
     return RawPose(IDENTITY, loc=ctx.loc(el))
 
 
 def parse_world(ctx: ReadContext, el: etree._Element) -> World:
     """Read a ``<world>``; physics, scene and the like are kept verbatim."""
     world = World(read_name(ctx, el, 'world'), loc=ctx.loc(el))
-    for c in el:
+    for c in el.iterchildren(etree.Element):  # elements only, no comments
         tag = c.tag
-        if not isinstance(tag, str):
-            continue
         if tag == 'model':
             world.models.append(parse_model(ctx, c))
         elif tag == 'frame':
@@ -131,8 +136,7 @@ def _rename_clashing_frames(ctx: ReadContext, world: World, taken: set[str]) -> 
         taken.add(name)
 
 
-def _frame_dup(f, world):  # type: ignore[no-untyped-def]
-    from sdf_tools.errors import Diagnostic
+def _frame_dup(f: Frame, world: World) -> Diagnostic:
     loc = f.loc
     return Diagnostic(ErrorCode.DUPLICATE_NAME,
                       f'frame with name[{f.name}] already exists in world [{world.name}]',
