@@ -13,11 +13,14 @@ from sdf_tools.xmlsafe import to_xml
 
 JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute',
                'revolute2', 'screw', 'universal')
+# Joint types whose axis limits bound the motion (continuous ones ignore them).
+_LIMITED = ('revolute', 'prismatic', 'universal', 'revolute2')
 JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'gearbox_ratio',
                   'gearbox_reference_body', 'physics', 'sensor', 'frame', 'screw_thread_pitch'}
 
 
-def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool) -> JointAxis:
+def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool,
+               kind: str = '') -> JointAxis:
     """Read an axis; ``legacy_model_frame`` is 1.4's implied use_parent_model_frame."""
     axis = JointAxis(loc=ctx.loc(el))
     k = index(el)
@@ -43,6 +46,10 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
             # 1.6 -> 1.7 turns use_parent_model_frame into expressed_in.
             axis.expressed_in = '__model__'
     lim = k.get('limit')
+    if lim is None and kind in _LIMITED:
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
+                 'and unlimited effort and velocity', el)
     if lim is not None:
         axis.lower = get_float(ctx, lim, 'lower', -1e16)
         axis.upper = get_float(ctx, lim, 'upper', 1e16)
@@ -95,9 +102,9 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
                   f'child, while [{joint.child}] was specified for both.', el)
     a1, a2 = k.get('axis'), k.get('axis2')
     if a1 is not None:
-        joint.axis = parse_axis(ctx, a1, legacy_model_frame=legacy_axes)
+        joint.axis = parse_axis(ctx, a1, legacy_model_frame=legacy_axes, kind=jtype)
     if a2 is not None:
-        joint.axis2 = parse_axis(ctx, a2, legacy_model_frame=legacy_axes)
+        joint.axis2 = parse_axis(ctx, a2, legacy_model_frame=legacy_axes, kind=jtype)
     if 'thread_pitch' in k:
         joint.thread_pitch = get_float(ctx, k, 'thread_pitch', 1.0)
     if 'gearbox_ratio' in k:

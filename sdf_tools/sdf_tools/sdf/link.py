@@ -64,7 +64,8 @@ def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tup
     g = child(el, 'geometry')
     geometry = parse_geometry(ctx, g) if g is not None else None
     if g is None:
-        ctx.error(ErrorCode.ELEMENT_MISSING, f'<{kind}> [{name}] has no <geometry>', el)
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'<{kind}> [{name}] has no <geometry>: libsdformat assumes an empty geometry', el)
     extras = [Extra(c.tag, to_xml(c), ctx.loc(c)) for c in el
               if isinstance(c.tag, str) and c.tag not in ('pose', 'geometry')]
     cls = Visual if kind == 'visual' else Collision

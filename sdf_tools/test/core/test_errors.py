@@ -111,3 +111,17 @@ def test_missing_inertial_is_reported_as_an_assumption(write_sdf):  # type: igno
     assert result.valid
     assert any(w.code.value == 'DEFAULT_ASSUMED' and 'mass 1' in w.message and w.line == 4
                for w in result.warnings)
+
+
+@pytest.mark.parametrize('body,fragment,line', [
+    ('<model name="m">\n<link name="a">\n<visual name="v"/>\n</link>\n</model>', 'empty geometry', 5),
+    ('<model name="m">\n<link name="a"/>\n<link name="b"/>\n<joint name="j" type="revolute"><parent>a</parent>'
+     '<child>b</child>\n<axis><xyz>0 0 1</xyz></axis></joint>\n</model>', 'lower -1e16', 7),
+    ('<model name="m">\n<link name="a"/>\n<link name="b"/>\n<joint name="j" type="revolute"><parent>a</parent>'
+     '<child>b</child>\n<axis></axis></joint>\n</model>', 'assumes 0 0 1', 7),
+])
+def test_libsdformat_silent_defaults_are_reported_as_warnings(write_sdf, body, fragment, line):  # type: ignore[no-untyped-def]
+    result = load_file(write_sdf(body))
+    assert result.valid, [str(d) for d in result.errors]
+    assert any(w.code.value == 'DEFAULT_ASSUMED' and fragment in w.message and w.line == line
+               for w in result.warnings), [str(w) for w in result.warnings]
