@@ -1,0 +1,74 @@
+"""Build script of the sdf_tools package, for colcon (ament_python) and for plain pip.
+
+- colcon runs it from this folder: `data_files` install the ament resource-index marker,
+  package.xml, launch files and parameter files into `share/`, and setup.cfg puts the console
+  scripts into `lib/sdf_tools/`, where `ros2 run sdf_tools ...` finds them.
+- `pip install ./sdf_tools` installs the same Python package with its dependencies; the console
+  scripts then go to the environment's `bin/`.
+"""
+
+from __future__ import annotations
+
+import os
+from glob import glob
+
+from setuptools import find_packages, setup
+
+PACKAGE_NAME = 'sdf_tools'
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def package_files(*subdirs: str) -> list[str]:
+    """Return every file under the given folders of the Python package, relative to it."""
+    root = os.path.join(HERE, PACKAGE_NAME)
+    found: list[str] = []
+    for subdir in subdirs:
+        for dirpath, _dirnames, filenames in os.walk(os.path.join(root, subdir)):
+            if '__pycache__' in dirpath:
+                continue
+            found.extend(os.path.relpath(os.path.join(dirpath, name), root) for name in filenames)
+    return sorted(found)
+
+
+def share_files(pattern: str) -> list[str]:
+    """Return the files matching a glob relative to this folder (sorted, no folders)."""
+    return sorted(path for path in glob(pattern) if os.path.isfile(path))
+
+
+setup(
+    name=PACKAGE_NAME,
+    version='0.1.0',  # keep equal to <version> in package.xml
+    description='Read SDFormat, URDF and xacro the way Gazebo does; resolve frames; convert; '
+    'publish robot_description and TF in ROS 2.',
+    license='Apache-2.0',
+    maintainer='sdf_tools maintainers',
+    maintainer_email='sdf-tools@example.com',
+    python_requires='>=3.10',
+    packages=find_packages(include=[PACKAGE_NAME, PACKAGE_NAME + '.*']),
+    package_data={PACKAGE_NAME: ['py.typed', *package_files('examples')]},
+    data_files=[
+        ('share/ament_index/resource_index/packages', ['resource/' + PACKAGE_NAME]),
+        ('share/' + PACKAGE_NAME, ['package.xml']),
+        ('share/' + PACKAGE_NAME + '/launch', share_files('launch/*.py')),
+        ('share/' + PACKAGE_NAME + '/config', share_files('config/*.yaml')),
+    ],
+    install_requires=[
+        'lxml>=4.8,<7',
+        'numpy>=1.21,<3',
+        'scipy>=1.8,<2',
+        'transforms3d>=0.4,<0.5',
+        'xacro>=2.0,<3',
+        'PyYAML>=5.4,<7',
+    ],
+    extras_require={'test': ['pytest>=7', 'hypothesis>=6']},
+    zip_safe=False,
+    classifiers=[
+        'Programming Language :: Python :: 3',
+        'Typing :: Typed',
+    ],
+    entry_points={
+        'console_scripts': [
+            'sdf_tools = sdf_tools.cli:main',
+        ],
+    },
+)
