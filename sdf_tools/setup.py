@@ -69,6 +69,10 @@ setup(
     entry_points={
         'console_scripts': [
             'sdf_tools = sdf_tools.cli:main',
+            # ROS 2 nodes (rclpy is imported only inside sdf_tools.ros).
+            'description_publisher = sdf_tools.ros.description_publisher:main',
+            'converter = sdf_tools.ros.converter_node:main',
+            'spawner = sdf_tools.ros.spawner_node:main',
         ],
     },
 )

@@ -1,0 +1,104 @@
+"""One option set for every converter and exporter (URDF/SDF now, MJCF/USD later).
+
+Modelled on the import options of physics engines (floating base, collapse
+fixed joints, self-collision, visual->collision fallback, inertia from
+geometry, mesh collision mode, joint drive from transmissions, root
+transform). Every field has a documented default; the CLI exposes each as a
+flag and the ROS service takes them as a YAML mapping.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from sdf_tools.transform import IDENTITY, Transform
+
+
+@dataclass
+class ConversionOptions:
+    """How a conversion should treat what the formats do not share.
+
+    Attributes:
+        sdf_version: SDFormat version written ('1.9', '1.10', '1.11').
+        keep_fixed_joints: keep every fixed joint instead of lumping fixed
+            children into their parent as Gazebo does by default.
+        massless_links: what to do with URDF links without mass, which
+            libsdformat silently drops with their subtree: 'lump' (default:
+            fold them into their parent through fixed joints where possible,
+            otherwise give them a small reported mass), 'default-mass'
+            (give each the mass ``default_mass``), 'drop' (libsdformat's
+            behaviour, reported), 'error'.
+        default_mass: mass (kg) used by 'default-mass' and the fallback of 'lump'.
+        uris: mesh URI handling: 'keep' as written, 'model' (package:// ->
+            model://, as libsdformat does), 'file' (absolute file:// paths).
+        floating_base: True leaves the root free; False fixes it to the world
+            (adds a fixed joint to ``world`` when the input has none).
+        root_transform: pose applied to the model's root in the world.
+        self_collide: force self-collision on (True), off (False) or keep (None).
+        visual_as_collision: give links that have visuals but no collision
+            a collision made from their visuals.
+        inertia_from_geometry: replace authored inertia by the inertia of the
+            collision geometry at the authored mass.
+        mesh_collision: 'keep', 'box' (bounding box) or 'convex' (convex hull).
+        joint_drive_from_transmission: derive default joint drives (effort,
+            position or velocity interfaces) from ``<transmission>`` and
+            ``<ros2_control>`` blocks.
+        model: which model of a world to convert (SDF -> URDF).
+        scope_separator: how nested-model scopes are flattened in URDF names.
+        frames_as_links: write SDF ``<frame>``s as fixed-jointed links in URDF.
+        break_loops: cut kinematic loops (reported) instead of failing.
+    """
+
+    sdf_version: str = '1.9'
+    keep_fixed_joints: bool = False
+    massless_links: str = 'lump'
+    default_mass: float = 1e-3
+    uris: str = 'keep'
+    floating_base: bool = True
+    root_transform: Transform = IDENTITY
+    self_collide: bool | None = None
+    visual_as_collision: bool = False
+    inertia_from_geometry: bool = False
+    mesh_collision: str = 'keep'
+    joint_drive_from_transmission: bool = True
+    model: str | None = None
+    scope_separator: str = '::'
+    frames_as_links: bool = True
+    break_loops: bool = False
+    xacro_args: dict[str, str] = field(default_factory=dict)
+
+    CHOICES = {
+        'sdf_version': ('1.9', '1.10', '1.11'),
+        'massless_links': ('lump', 'default-mass', 'drop', 'error'),
+        'uris': ('keep', 'model', 'file'),
+        'mesh_collision': ('keep', 'box', 'convex'),
+    }
+
+    def validate(self) -> list[str]:
+        """Return a message for each option value outside its choices."""
+        problems = []
+        for name, choices in self.CHOICES.items():
+            value = getattr(self, name)
+            if value not in choices:
+                problems.append(f'option {name}={value!r} must be one of {", ".join(choices)}')
+        if not self.default_mass > 0:
+            problems.append('option default_mass must be > 0')
+        return problems
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any]) -> tuple[ConversionOptions, list[str]]:
+        """Build options from a mapping (YAML, service request); unknown keys are reported."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        problems = [f'unknown option {k!r}' for k in data if k not in names]
+        known = {k: v for k, v in data.items() if k in names and k != 'root_transform'}
+        opts = cls(**known)
+        if 'root_transform' in data:
+            rt = data['root_transform']
+            try:
+                xyz = tuple(float(v) for v in rt.get('xyz', (0, 0, 0)))
+                rpy = tuple(float(v) for v in rt.get('rpy', (0, 0, 0)))
+                opts.root_transform = Transform.from_xyz_rpy(xyz, rpy)  # type: ignore[arg-type]
+            except (AttributeError, TypeError, ValueError):
+                problems.append('option root_transform must be {xyz: [x,y,z], rpy: [r,p,y]}')
+        return opts, problems + opts.validate()
