@@ -1,6 +1,7 @@
 """Performance helpers for the loader's hot paths."""
 from __future__ import annotations
 
+import ctypes
 import functools
 import gc
 from collections.abc import Callable
@@ -24,5 +25,24 @@ def no_gc(fn: F) -> F:
             return fn(*args, **kwargs)
         finally:
             if was_enabled:
+                # Move what the load made to the permanent generation first:
+                # otherwise the collector's first passes after enable() walk
+                # all of it (as costly as having left it on). Only cycles among
+                # these objects escape collection, and the description model
+                # makes none; refcounting still frees everything else.
+                gc.freeze()
                 gc.enable()
     return wrapper  # type: ignore[return-value]
+
+
+def release_freed_memory() -> None:
+    """Hand memory freed by a large XML tree back to the OS (glibc only).
+
+    libxml2's tree lives in malloc'd blocks that glibc keeps after they are
+    freed; Python's own allocator takes fresh arenas instead of reusing
+    them, so without a trim the peak memory counts the tree twice.
+    """
+    try:
+        ctypes.CDLL('libc.so.6').malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc: nothing to do

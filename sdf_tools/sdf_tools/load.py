@@ -11,7 +11,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools._perf import no_gc
+from sdf_tools._perf import no_gc, release_freed_memory
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
@@ -66,8 +66,9 @@ def detect_format(root: etree._Element, source: str | None) -> str:
     return 'unknown'
 
 
-def _finish(doc: Document | None, diags: list[Diagnostic]) -> LoadResult:
-    result = LoadResult(doc, list(diags))
+def _with_graphs(result: LoadResult) -> LoadResult:
+    """Build and validate the frame graphs of a read document."""
+    doc = result.document
     if doc is None:
         return result
     if doc.model is not None:
@@ -84,16 +85,16 @@ def _finish(doc: Document | None, diags: list[Diagnostic]) -> LoadResult:
     return result
 
 
-def _from_root(root: etree._Element, source: str | None,
+def _read_root(root: etree._Element, source: str | None,
                xacro_args: dict[str, str] | None) -> LoadResult:
+    """Read a parsed root into a document (no graphs yet)."""
     fmt = detect_format(root, source)
     if fmt == 'sdf':
         doc, diags = read_sdf_root(root, source,
                                    (str(Path(source).resolve()),) if source else ())
-        result = _finish(doc, diags)
-        result.usable = doc is not None or not any(
+        usable = doc is not None or not any(
             d.code in (ErrorCode.ATTRIBUTE_MISSING, ErrorCode.VERSION_UNSUPPORTED) for d in diags)
-        return result
+        return LoadResult(doc, list(diags), usable=usable)
     if fmt in ('urdf', 'xacro'):
         from sdf_tools.urdf import read_urdf_root  # URDF support is optional at import time
         if fmt == 'xacro':
@@ -109,11 +110,24 @@ def _from_root(root: etree._Element, source: str | None,
                 return LoadResult(None, [*xd, *([bad] if bad else [])], usable=False)
             root = root2
         doc, diags = read_urdf_root(root, source)
-        return _finish(doc, diags)
+        return LoadResult(doc, list(diags))
     return LoadResult(None, [Diagnostic(
         ErrorCode.ELEMENT_INVALID,
         f'root element <{root.tag}> is neither <sdf> nor <robot>', source, line_of(root))],
         usable=False)
+
+
+def _read_bytes(data: bytes | None, path: str | Path | None, source: str | None,
+                xacro_args: dict[str, str] | None) -> LoadResult:
+    """Parse and read; the XML tree is released when this returns.
+
+    Keeping the tree out of the caller's frame lets its memory go before the
+    graphs are built (on a 10,000-link world the tree is a third of the peak).
+    """
+    root, bad = parse_file(path) if data is None and path is not None else parse_bytes(data or b'', source)
+    if root is None:
+        return LoadResult(None, [bad] if bad else [], usable=False)
+    return _read_root(root, source, xacro_args)
 
 
 @no_gc
@@ -128,10 +142,9 @@ def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> Loa
                                                 'directory holds no model.config or model.sdf',
                                                 source)], usable=False)
         path, source = found, str(found)
-    root, bad = parse_file(path)
-    if root is None:
-        return LoadResult(None, [bad] if bad else [], usable=False)
-    return _from_root(root, source, xacro_args)
+    result = _read_bytes(None, path, source, xacro_args)
+    release_freed_memory()
+    return _with_graphs(result)
 
 
 @no_gc
@@ -139,7 +152,4 @@ def load_string(text: str | bytes, source: str | None = None,
                 xacro_args: dict[str, str] | None = None) -> LoadResult:
     """Load a description given as text (``source`` names it in messages)."""
     data = text.encode('utf-8') if isinstance(text, str) else text
-    root, bad = parse_bytes(data, source)
-    if root is None:
-        return LoadResult(None, [bad] if bad else [], usable=False)
-    return _from_root(root, source, xacro_args)
+    return _with_graphs(_read_bytes(data, None, source, xacro_args))

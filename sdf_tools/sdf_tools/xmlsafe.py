@@ -30,8 +30,11 @@ def _parser() -> etree.XMLParser:
 
 
 def _check_dtd(tree: etree._ElementTree, source: str) -> Diagnostic | None:
-    dtd = tree.docinfo.internalDTD
-    if dtd is not None and len(list(dtd.iterentities())) > 0:  # type: ignore[attr-defined]
+    dtd: etree.DTD | None = tree.docinfo.internalDTD
+    if dtd is None:
+        # No DOCTYPE: libxml2 already refuses undeclared entity references.
+        return None
+    if len(list(dtd.iterentities())) > 0:  # type: ignore[attr-defined]
         return Diagnostic(ErrorCode.XML_UNSAFE,
                           'XML entity declarations are not allowed (they could read '
                           'local files or expand without bound); remove the DOCTYPE',

@@ -58,6 +58,9 @@ class FrameGraphs:
     errors: list[Diagnostic] = field(default_factory=list)
     # Cache of resolved poses relative to ``root``.
     _cache: dict[int, Transform | None] = field(default_factory=dict, repr=False)
+    # Cache of attached-to sinks per (vertex, world scope): (sink or None, error).
+    _sinks: dict[tuple[int, bool], tuple[int | None, Diagnostic | None]] = field(
+        default_factory=dict, repr=False)
 
     def add(self, full_name: str, kind: Kind, loc: Loc | None = None) -> int:
         vid = len(self.names)

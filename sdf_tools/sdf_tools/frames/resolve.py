@@ -92,6 +92,15 @@ def find_sink(g: FrameGraphs, vid: int) -> tuple[int | None, Diagnostic | None]:
 def resolve_attached_body(g: FrameGraphs, vid: int, world_scope: bool
                           ) -> tuple[int | None, Diagnostic | None]:
     """Return the link (or world, or static model) ``vid`` is rigidly fixed to."""
+    key = (vid, world_scope)
+    hit = g._sinks.get(key)
+    if hit is None:
+        hit = g._sinks[key] = _attached_body(g, vid, world_scope)
+    return hit
+
+
+def _attached_body(g: FrameGraphs, vid: int, world_scope: bool
+                   ) -> tuple[int | None, Diagnostic | None]:
     sink, err = find_sink(g, vid)
     if err is not None or sink is None:
         return None, err

@@ -15,7 +15,7 @@ class Loc:
     xml_path: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RawPose:
     """A ``<pose>`` as written, with its numbers already turned into a transform.
 

@@ -7,6 +7,7 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.model.common import Loc
+from sdf_tools.transform import Transform
 from sdf_tools.xmlsafe import line_of
 
 
@@ -29,9 +30,14 @@ class ReadContext:
     # Files being read, outermost first: an include of one of them is a cycle.
     include_stack: tuple[str, ...] = ()
 
-    @property
-    def version_tuple(self) -> tuple[int, int]:
-        return version_tuple(self.version)
+    # Filled in __post_init__: read for every pose and name, so parse it once.
+    version_tuple: tuple[int, int] = (0, 0)
+    # Poses by (text, rotation_format, degrees): real files repeat a few texts
+    # ("0 0 0 0 0 0", inertial and visual offsets) thousands of times.
+    pose_cache: dict[tuple[str, str, bool], Transform] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.version_tuple = version_tuple(self.version)
 
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""

@@ -156,6 +156,10 @@ def parse_pose_element(ctx: ReadContext, el: etree._Element) -> RawPose:
         ctx.error(ErrorCode.ATTRIBUTE_INVALID,
                   "//pose[@degrees='true'] does not apply to rotation_format 'quat_xyzw'", el)
         return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
+    key = (text, fmt, degrees)
+    cached = ctx.pose_cache.get(key)
+    if cached is not None:
+        return RawPose(cached, rel, text, fmt, degrees, loc)
     if not text.strip():
         return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
     vals = parse_floats(ctx, el, 7 if fmt == 'quat_xyzw' else 6)
@@ -173,6 +177,7 @@ def parse_pose_element(ctx: ReadContext, el: etree._Element) -> RawPose:
         if degrees:
             rpy = tuple(a * math.pi / 180.0 for a in rpy)  # type: ignore[assignment]
         value = Transform.from_xyz_rpy(xyz, rpy)
+    ctx.pose_cache[key] = value
     return RawPose(value, rel, text, fmt, degrees, loc)
 
 
