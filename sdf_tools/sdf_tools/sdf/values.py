@@ -51,24 +51,18 @@ def children(el: etree._Element, tag: str) -> list[etree._Element]:
 
 def parse_floats(ctx: ReadContext, el: etree._Element, count: int | None) -> list[float] | None:
     """Parse whitespace-separated finite doubles; None (and an error) if bad."""
-    tokens = (el.text or '').split()
-    values: list[float] = []
-    for tok in tokens:
-        try:
-            v = float(tok)
-        except ValueError:
-            ctx.error(ErrorCode.ELEMENT_INVALID,
-                      f'<{el.tag}> value [{(el.text or "").strip()}] is not a number', el)
-            return None
-        if not math.isfinite(v):
-            ctx.error(ErrorCode.ELEMENT_INVALID,
-                      f'<{el.tag}> value [{(el.text or "").strip()}] must be finite', el)
-            return None
-        values.append(v)
+    text = el.text or ''
+    try:
+        values = [float(tok) for tok in text.split()]
+    except ValueError:
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'<{el.tag}> value [{text.strip()}] is not a number', el)
+        return None
+    if not all(map(math.isfinite, values)):
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'<{el.tag}> value [{text.strip()}] must be finite', el)
+        return None
     if count is not None and len(values) != count:
         ctx.error(ErrorCode.ELEMENT_INVALID,
-                  f'<{el.tag}> needs {count} numbers, found {len(values)} in '
-                  f'[{(el.text or "").strip()}]', el)
+                  f'<{el.tag}> needs {count} numbers, found {len(values)} in [{text.strip()}]', el)
         return None
     return values
 
@@ -76,7 +70,17 @@ def parse_floats(ctx: ReadContext, el: etree._Element, count: int | None) -> lis
 def get_float(ctx: ReadContext, parent: Parent, tag: str, default: float) -> float:
     """Return the double in child ``tag`` or ``default`` when absent or bad."""
     el = child(parent, tag)
-    if el is None or not (el.text or '').strip():
+    if el is None:
+        return default
+    text = el.text
+    if text is not None:
+        try:  # the common case, without building a list
+            v = float(text)
+            if math.isfinite(v):
+                return v
+        except ValueError:
+            pass
+    if not (text or '').strip():
         return default
     vals = parse_floats(ctx, el, 1)
     return vals[0] if vals else default
