@@ -1,6 +1,7 @@
 """Performance helpers for the loader's hot paths."""
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
 import gc
@@ -42,7 +43,5 @@ def release_freed_memory() -> None:
     freed; Python's own allocator takes fresh arenas instead of reusing
     them, so without a trim the peak memory counts the tree twice.
     """
-    try:
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
         ctypes.CDLL('libc.so.6').malloc_trim(0)
-    except (OSError, AttributeError):
-        pass  # not glibc: nothing to do

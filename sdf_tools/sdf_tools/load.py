@@ -52,18 +52,39 @@ class LoadResult:
         return self.usable and self.document is not None and not self.errors
 
 
-def detect_format(root: etree._Element, source: str | None) -> str:
-    """Return 'sdf', 'urdf' or 'xacro' from the root element and file name."""
+def detect_format(root: etree._Element, source: str | None,
+                  xacro_args: dict[str, str] | None = None) -> str:
+    """Return 'sdf', 'urdf' or 'xacro' from the root element and file name.
+
+    A ``<robot>`` is expanded with xacro when the file is a ``.xacro`` or
+    xacro arguments are given, or when it declares the xacro namespace and
+    is not a ``.urdf``; a ``.urdf`` is read literally, as libsdformat and
+    robot_state_publisher read it (many carry the namespace unused).
+    """
     if source and source.endswith('.xacro'):
         return 'xacro'
     if root.tag == 'sdf':
         return 'sdf'
     if root.tag == 'robot':
         nsmap = root.nsmap or {}
-        if any('xacro' in (uri or '') for uri in nsmap.values()):
+        declares = any('xacro' in (uri or '') for uri in nsmap.values())
+        if xacro_args or (declares and not (source or '').endswith('.urdf')):
             return 'xacro'
         return 'urdf'
     return 'unknown'
+
+
+def _unreadable(result: LoadResult, source: str | None) -> LoadResult:
+    """Add libsdformat's summary error to an input it could not turn into a document.
+
+    libsdformat reports such a file with the single code FILE_READ; we keep
+    the specific diagnostic (it has the line) and add that summary, so both
+    tools share a code.
+    """
+    if not any(d.code is ErrorCode.FILE_READ for d in result.diagnostics):
+        result.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
+                                             f'Unable to read file: {source or "<string>"}', source))
+    return result
 
 
 def _with_graphs(result: LoadResult) -> LoadResult:
@@ -88,7 +109,7 @@ def _with_graphs(result: LoadResult) -> LoadResult:
 def _read_root(root: etree._Element, source: str | None,
                xacro_args: dict[str, str] | None) -> LoadResult:
     """Read a parsed root into a document (no graphs yet)."""
-    fmt = detect_format(root, source)
+    fmt = detect_format(root, source, xacro_args)
     if fmt == 'sdf':
         doc, diags = read_sdf_root(root, source,
                                    (str(Path(source).resolve()),) if source else ())
@@ -126,8 +147,13 @@ def _read_bytes(data: bytes | None, path: str | Path | None, source: str | None,
     """
     root, bad = parse_file(path) if data is None and path is not None else parse_bytes(data or b'', source)
     if root is None:
-        return LoadResult(None, [bad] if bad else [], usable=False)
-    return _read_root(root, source, xacro_args)
+        return _unreadable(LoadResult(None, [bad] if bad else [], usable=False), source)
+    result = _read_root(root, source, xacro_args)
+    if result.document is None or (result.document.format == 'urdf' and any(
+            d.code is ErrorCode.URDF_INVALID for d in result.errors)):
+        # urdfdom (libsdformat's URDF reader) refuses a URDF with any of these errors.
+        _unreadable(result, source)
+    return result
 
 
 @no_gc

@@ -51,11 +51,25 @@ _DECL = re.compile(rb'^(\s*<\?xml[^>]*?version\s*=\s*["\'])([^"\']*)(["\'])')
 
 
 def _fix_declaration(data: bytes) -> bytes:
-    """Read ``<?xml version="0.0"?>`` (seen in real robot files) as 1.0.
+    """Accept what libsdformat's XML parser (tinyxml2) accepts in real files.
 
-    libsdformat's XML parser ignores the declared version; libxml2 refuses
-    anything but 1.x. The line count is unchanged.
+    * ``<?xml version="0.0"?>``: tinyxml2 ignores the declared version;
+      libxml2 refuses anything but 1.x.
+    * Blank lines before the declaration: tinyxml2 skips them; libxml2
+      wants the declaration at byte 0. They are moved after it.
+    * A NUL byte after the document (a C string terminator written into the
+      file): tinyxml2 stops there.
+    Line numbers are unchanged.
     """
+    nul = data.find(b'\x00')
+    if nul > 0 and data[:nul].rstrip().endswith(b'>'):
+        data = data[:nul]
+    stripped = data.lstrip()
+    if stripped.startswith(b'<?xml') and len(stripped) != len(data):
+        lead = data[:len(data) - len(stripped)]
+        end = stripped.find(b'?>')
+        if end > 0:
+            data = stripped[:end + 2] + lead + stripped[end + 2:]
     m = _DECL.match(data)
     if m and not m.group(2).startswith(b'1.'):
         return data[:m.start(2)] + b'1.0' + data[m.end(2):]
@@ -66,6 +80,7 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
     """Parse XML bytes; return the root element or a diagnostic saying why not."""
     if not data.strip():
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is empty', source, None)
+    data = _fix_declaration(data)
     if b'\x00' in data[:4096] and not data.startswith((b'\xff\xfe', b'\xfe\xff')):
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is binary, not XML', source, None)
     if b'<!ENTITY' in data:
@@ -74,7 +89,6 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
                                 'XML entity declarations are not allowed (they could read '
                                 'local files or expand without bound); remove the DOCTYPE',
                                 source, line)
-    data = _fix_declaration(data)
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as err:

@@ -5,12 +5,13 @@ converts a URDF, so that a name printed here is the name Gazebo shows.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
+from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
 from sdf_tools.urdf.geometry import read_geometry
 from sdf_tools.xmlsafe import to_xml
@@ -63,9 +64,19 @@ def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | Non
                  f'link [{link}] has mass 0: libsdformat drops such a link, its parent joint '
                  'and its whole subtree when it converts the URDF (unless fixed-joint '
                  'lumping gives it mass)', mass_el)
-    elif not inertia_is_valid(mass, inertia):
-        ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link} has invalid inertia.', el)
+    # Inertia validity is judged after fixed-joint lumping (see conversion.py),
+    # as libsdformat judges it on the converted model.
     return Inertial(mass, inertia, pose, ctx.loc(el))
+
+
+class _ShapeUnusableError(Exception):
+    """A visual or collision whose geometry urdfdom cannot read."""
+
+
+def _dropped(ctx: ReadContext, el: etree._Element, link: str, kind: str) -> None:
+    ctx.warn(ErrorCode.WARNING,
+             f"{kind} of link [{link}] is skipped: urdfdom (libsdformat's URDF reader) stops "
+             f"reading a link's shapes after one it cannot read", el)
 
 
 class Materials:
@@ -122,8 +133,15 @@ def _shape(ctx: ReadContext, el: etree._Element, link: str, kind: str, index: in
     name = sdf_shape_name(link, urdf_name, f'_{kind}', index)
     owner = f'{kind} [{name}] of link [{link}]'
     pose = read_origin(ctx, el, owner, '')
+    mark = len(ctx.diagnostics)
     geometry = read_geometry(ctx, el, owner)
-    ok = geometry is not None
+    if geometry is None:
+        # urdfdom logs an unusable geometry and stops reading the link's
+        # shapes; the robot stays valid. So these are warnings here, and the
+        # caller drops the shapes urdfdom drops.
+        ctx.diagnostics[mark:] = [replace(d, severity=Severity.WARNING) for d in ctx.diagnostics[mark:]]
+        raise _ShapeUnusableError(owner)
+    ok = True
     extras: list[Extra] = []
     for c in el:
         if not isinstance(c.tag, str) or c.tag in ('origin', 'geometry'):
@@ -153,10 +171,23 @@ def read_link(ctx: ReadContext, el: etree._Element, materials: Materials) -> Lin
                  'inertia, but libsdformat drops such a link, its parent joint and its whole '
                  'subtree when it converts the URDF (unless fixed-joint lumping gives it mass)',
                  el)
+    stop_all = False
     for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
         seen: set[str] = set()
-        for index, c in enumerate(x for x in el if x.tag == kind):
-            item = _shape(ctx, c, name, kind, index, materials)
+        shapes = [x for x in el if x.tag == kind]
+        for index, c in enumerate(shapes):
+            if stop_all:
+                _dropped(ctx, c, name, kind)
+                continue
+            try:
+                item = _shape(ctx, c, name, kind, index, materials)
+            except _ShapeUnusableError:
+                # urdfdom: a bad visual ends the link's visuals and skips all of
+                # its collisions; a bad collision ends its collisions.
+                for later in shapes[index + 1:]:
+                    _dropped(ctx, later, name, kind)
+                stop_all = kind == 'visual'
+                break
             if item is None:
                 continue
             if item.name in seen:

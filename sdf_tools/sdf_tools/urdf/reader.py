@@ -24,8 +24,10 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Document, Extra, Joint, Link, Model, RawPose
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.names import is_reserved_name
+from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
+from sdf_tools.urdf.conversion import check_converted
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -127,7 +129,8 @@ def _rename_clashing_joints(ctx: ReadContext, links: list[Link],
 
 
 def _assemble(ctx: ReadContext, model: Model, links: list[Link],
-              joints: list[tuple[Joint, etree._Element]], tree: Tree) -> None:
+              joints: list[tuple[Joint, etree._Element]], tree: Tree,
+              link_elements: dict[str, etree._Element]) -> None:
     renamed = _rename_clashing_joints(ctx, links, joints)
     tree.usable = {renamed.get(n, n) for n in tree.usable}
     tree.parent_joint = {k: renamed.get(v, v) for k, v in tree.parent_joint.items()}
@@ -136,7 +139,7 @@ def _assemble(ctx: ReadContext, model: Model, links: list[Link],
         if link.name == 'world':
             if link.inertial is not None or link.visuals or link.collisions:
                 ctx.warn(ErrorCode.WARNING, 'link [world] is the fixed world frame: its '
-                         'inertial, visuals and collisions are ignored', None)
+                         'inertial, visuals and collisions are ignored', link_elements.get('world'))
             continue
         jname = tree.parent_joint.get(link.name)
         if jname is not None and link.name not in tree.loop_breaks:
@@ -144,9 +147,31 @@ def _assemble(ctx: ReadContext, model: Model, links: list[Link],
             link.pose = RawPose(IDENTITY, jname, loc=joint.loc)
         model.links.append(link)
     model.joints = [j for j, _ in joints if j.name in tree.usable]
+    check_converted(ctx, model, renamed, link_elements)
     canonical = _canonical_link(tree, model.joints, {lk.name: lk for lk in model.links})
     if model.links and canonical and model.links[0].name != canonical:
         model.canonical_link = canonical
+
+
+def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
+    """Apply ``<pose>`` and ``<static>`` of reference-less ``<gazebo>`` blocks.
+
+    libsdformat copies such blocks into the converted model, so they set the
+    model's pose and static flag (a ``<robot><origin>`` still wins the pose).
+    """
+    for g in root.iterchildren('gazebo'):
+        if g.get('reference'):
+            continue
+        pose_el = g.find('pose')
+        if pose_el is not None and first_child(root, 'origin') is None:
+            model.pose = parse_pose_element(ctx, pose_el)
+        static_el = g.find('static')
+        if static_el is not None:
+            value = parse_bool_text(static_el.text or '')
+            if value is None:
+                ctx.error(ErrorCode.URDF_INVALID, f'<static> [{static_el.text}] is not a bool', static_el)
+            else:
+                model.static = value
 
 
 def read_urdf_root(root: etree._Element, file: str | None
@@ -168,10 +193,11 @@ def read_urdf_root(root: etree._Element, file: str | None
     if first_child(root, 'origin') is not None:
         # libsdformat's extension: <robot><origin> becomes the model's pose.
         model.pose = read_origin(ctx, root, f'robot [{name}]', '')
+    _robot_gazebo(ctx, root, model)
     links, link_elements = _read_links(ctx, root, name)
     joints = _read_joints(ctx, root)
     tree = build_tree(ctx, name, link_elements, joints)
-    _assemble(ctx, model, links, joints, tree)
+    _assemble(ctx, model, links, joints, tree, link_elements)
     for c in root:
         if not isinstance(c.tag, str) or c.tag in ('link', 'joint', 'origin'):
             continue

@@ -399,34 +399,8 @@ ERROR_CASES: dict[str, tuple[str, ErrorCode, str, int]] = {
                         ErrorCode.URDF_INVALID, '<inertial> of link [d] has no <inertia>', 5),
     'invalid inertia': (_robot('<link name="d"><inertial><mass value="1"/><inertia ixx="1" '
                                'ixy="0" ixz="0" iyy="1" iyz="0" izz="5"/></inertial></link>',
-                               *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
-                               '<child link="d"/></joint>'),
+                               *_TREE, _rev('cd', 'c', 'd')),
                         ErrorCode.LINK_INERTIA_INVALID, 'A link named d has invalid inertia.', 5),
-    'missing geometry': (_robot('<link name="d">\n<visual><origin xyz="0 0 1"/></visual></link>',
-                                *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
-                                '<child link="d"/></joint>'),
-                         ErrorCode.URDF_INVALID, 'visual [d_visual] of link [d] has no <geometry>', 6),
-    'empty geometry': (_robot('<link name="d"><collision>\n<geometry/></collision></link>',
-                              *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
-                              '<child link="d"/></joint>'),
-                       ErrorCode.URDF_INVALID,
-                       '<geometry> of collision [d_collision] of link [d] holds no shape', 6),
-    'unknown shape': (_robot('<link name="d"><collision><geometry>\n<plane normal="0 0 1"/>'
-                             '</geometry></collision></link>', *_TREE,
-                             '<joint name="cd" type="fixed"><parent link="c"/><child link="d"/>'
-                             '</joint>'),
-                      ErrorCode.URDF_INVALID, 'holds unknown shape <plane>', 6),
-    'box without size': (_robot('<link name="d"><collision><geometry>\n<box/>'
-                                '</geometry></collision></link>', *_TREE,
-                                '<joint name="cd" type="fixed"><parent link="c"/>'
-                                '<child link="d"/></joint>'),
-                         ErrorCode.URDF_INVALID, '<box> of collision [d_collision] of link [d] '
-                         'needs attribute [size]', 6),
-    'mesh without filename': (_robot('<link name="d"><visual><geometry>\n<mesh/>'
-                                     '</geometry></visual></link>', *_TREE,
-                                     '<joint name="cd" type="fixed"><parent link="c"/>'
-                                     '<child link="d"/></joint>'),
-                              ErrorCode.URDF_INVALID, 'needs attribute [filename]', 6),
     'revolute without limit': (_robot(_TREE[0], '<joint name="bc" type="revolute">'
                                       '<parent link="b"/><child link="c"/></joint>'),
                                ErrorCode.URDF_INVALID,
@@ -456,6 +430,38 @@ ERROR_CASES: dict[str, tuple[str, ErrorCode, str, int]] = {
 }
 
 
+
+# urdfdom logs an unreadable shape, drops it with the link's later shapes and keeps the
+# robot: warnings, at the shape's line.
+WARNING_CASES: dict[str, tuple[str, ErrorCode, str, int]] = {
+    'missing geometry': (_robot('<link name="d">\n<visual><origin xyz="0 0 1"/></visual></link>',
+                                *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
+                                '<child link="d"/></joint>'),
+                         ErrorCode.URDF_INVALID, 'visual [d_visual] of link [d] has no <geometry>', 6),
+    'empty geometry': (_robot('<link name="d"><collision>\n<geometry/></collision></link>',
+                              *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
+                              '<child link="d"/></joint>'),
+                       ErrorCode.URDF_INVALID,
+                       '<geometry> of collision [d_collision] of link [d] holds no shape', 6),
+    'unknown shape': (_robot('<link name="d"><collision><geometry>\n<plane normal="0 0 1"/>'
+                             '</geometry></collision></link>', *_TREE,
+                             '<joint name="cd" type="fixed"><parent link="c"/><child link="d"/>'
+                             '</joint>'),
+                      ErrorCode.URDF_INVALID, 'holds unknown shape <plane>', 6),
+    'box without size': (_robot('<link name="d"><collision><geometry>\n<box/>'
+                                '</geometry></collision></link>', *_TREE,
+                                '<joint name="cd" type="fixed"><parent link="c"/>'
+                                '<child link="d"/></joint>'),
+                         ErrorCode.URDF_INVALID, '<box> of collision [d_collision] of link [d] '
+                         'needs attribute [size]', 6),
+    'mesh without filename': (_robot('<link name="d"><visual><geometry>\n<mesh/>'
+                                     '</geometry></visual></link>', *_TREE,
+                                     '<joint name="cd" type="fixed"><parent link="c"/>'
+                                     '<child link="d"/></joint>'),
+                              ErrorCode.URDF_INVALID, 'needs attribute [filename]', 6),
+}
+
+
 @pytest.mark.parametrize('case', sorted(ERROR_CASES))
 def test_reader_reports_error_with_code_message_and_line(case: str, tmp_path: Path) -> None:
     text, code, fragment, line = ERROR_CASES[case]
@@ -466,6 +472,64 @@ def test_reader_reports_error_with_code_message_and_line(case: str, tmp_path: Pa
     found = [d for d in _errors(diags) if d.code is code and fragment in d.message]
     assert found, f'no {code.value} error with {fragment!r} in:\n' + '\n'.join(map(str, diags))
     assert (found[0].file, found[0].line) == (str(path), line), str(found[0])
+
+
+@pytest.mark.parametrize('case', sorted(WARNING_CASES))
+def test_unreadable_shapes_are_warnings_and_dropped(case: str, tmp_path: Path) -> None:
+    text, code, fragment, line = WARNING_CASES[case]
+    path = tmp_path / 'bad.urdf'
+    path.write_text(text)
+    doc, diags = read_urdf_file(path)
+    assert doc is not None and doc.model is not None
+    assert _errors(diags) == [], '\n'.join(map(str, _errors(diags)))
+    found = [d for d in diags if d.code is code and fragment in d.message]
+    assert found and (found[0].file, found[0].line) == (str(path), line), '\n'.join(map(str, diags))
+    d_link = next(lk for lk in doc.model.links if lk.name == 'd')
+    assert d_link.visuals == [] and d_link.collisions == []
+
+
+def test_a_bad_visual_drops_later_visuals_and_all_collisions(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(_robot('<link name="d">'
+                           '<visual name="v1"><geometry><box size="1 1 1"/></geometry></visual>'
+                           '<visual name="bad"><geometry><plane/></geometry></visual>'
+                           '<visual name="v3"><geometry><box size="1 1 1"/></geometry></visual>'
+                           '<collision name="c1"><geometry><box size="1 1 1"/></geometry></collision>'
+                           '</link>', *_TREE, _rev('cd', 'c', 'd')))
+    doc, diags = read_urdf_file(path)
+    assert doc is not None and doc.model is not None and _errors(diags) == []
+    d_link = next(lk for lk in doc.model.links if lk.name == 'd')
+    assert [v.name for v in d_link.visuals] == ['v1_visual'] or len(d_link.visuals) == 1
+    assert d_link.collisions == []
+
+
+def test_inertia_is_judged_after_fixed_joint_lumping(tmp_path: Path) -> None:
+    # Alone, tip's inertia breaks the triangle inequality; lumped into base the sum is valid.
+    path = tmp_path / 'r.urdf'
+    path.write_text('<robot name="r">\n<link name="base"><inertial><mass value="1"/>'
+                    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>\n'
+                    '<link name="tip"><inertial><mass value="0.1"/>'
+                    '<inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.003"/></inertial></link>\n'
+                    '<joint name="fix" type="fixed"><parent link="base"/><child link="tip"/></joint>\n'
+                    '</robot>\n')
+    doc, diags = read_urdf_file(path)
+    assert _errors(diags) == []
+    assert any(d.code is ErrorCode.LINK_INERTIA_INVALID and d.line == 3 for d in diags)
+
+
+def test_joint_named_like_a_kept_link_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(_robot('<link name="g"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+                           'ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>',
+                           _rev('g', 'a', 'g')))
+    doc, diags = read_urdf_file(path)
+    assert any(d.code is ErrorCode.DUPLICATE_NAME and 'Gazebo refuses' in d.message
+               for d in _errors(diags)), '\n'.join(map(str, diags))
+    fixed = tmp_path / 'f.urdf'
+    fixed.write_text(_robot('<link name="g"/>', '<joint name="g" type="fixed"><parent link="a"/>'
+                            '<child link="g"/></joint>'))
+    _, diags = read_urdf_file(fixed)
+    assert not any(d.code is ErrorCode.DUPLICATE_NAME for d in _errors(diags))
 
 
 def test_reader_refuses_a_root_that_is_not_robot() -> None:
