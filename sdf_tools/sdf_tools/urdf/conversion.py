@@ -78,10 +78,10 @@ def _lumped_inertia(root: Link, children: dict[str, list[tuple[Joint, Link]]],
     if not parts:
         return None
     mass = sum(p[0] for p in parts)
-    com: np.ndarray = np.sum([p[0] * p[1] for p in parts], axis=0) / mass
+    centre = np.sum([p[0] * p[1] for p in parts], axis=0) / mass
     total = np.zeros((3, 3))
     for m, c, inertia in parts:
-        d = c - com
+        d = c - centre
         total += inertia + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
     return mass, total
 
