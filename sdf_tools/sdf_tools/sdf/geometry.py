@@ -44,10 +44,15 @@ def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
 
 def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
     """Read a ``<geometry>``; an unknown or missing shape is reported."""
-    present = {c.tag: c for c in reversed(el) if isinstance(c.tag, str) and c.tag in SHAPES}
-    # More than one shape: libsdformat takes the first in this fixed order,
-    # whatever the document order.
-    shapes = [present[t] for t in _PRECEDENCE if t in present]
+    kids = list(el.iterchildren(etree.Element))
+    if len(kids) == 1 and kids[0].tag in SHAPES:  # the usual case
+        shapes = kids
+        present = {kids[0].tag: kids[0]}
+    else:
+        present = {c.tag: c for c in reversed(kids) if c.tag in SHAPES}
+        # More than one shape: libsdformat takes the first in this fixed
+        # order, whatever the document order.
+        shapes = [present[t] for t in _PRECEDENCE if t in present]
     if len(present) > 1:
         ctx.warn(ErrorCode.ELEMENT_INVALID,
                  f'<geometry> holds several shapes {sorted(present)}; only <{shapes[0].tag}> is used',

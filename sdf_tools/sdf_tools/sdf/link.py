@@ -9,7 +9,7 @@ from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Vis
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.geometry import parse_geometry
 from sdf_tools.sdf.names import check_unique, read_name
-from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, index
+from sdf_tools.sdf.values import children, get_bool, get_float, get_pose, index, parse_pose_element
 from sdf_tools.xmlsafe import to_xml
 
 LINK_CHILDREN = {
@@ -61,15 +61,24 @@ def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Iner
 
 def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tuple[str, object]:
     name = read_name(ctx, el, kind)
-    g = child(el, 'geometry')
+    # One pass over the children (this runs for every shape of a large world).
+    pose_el = g = None
+    extras: list[Extra] = []
+    for c in el.iterchildren(etree.Element):
+        tag = c.tag
+        if tag == 'pose':
+            pose_el = pose_el if pose_el is not None else c
+        elif tag == 'geometry':
+            g = g if g is not None else c
+        else:
+            extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
     geometry = parse_geometry(ctx, g) if g is not None else None
     if g is None:
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
                  f'<{kind}> [{name}] has no <geometry>: libsdformat assumes an empty geometry', el)
-    extras = [Extra(c.tag, to_xml(c), ctx.loc(c)) for c in el
-              if isinstance(c.tag, str) and c.tag not in ('pose', 'geometry')]
+    pose = parse_pose_element(ctx, pose_el) if pose_el is not None else None
     cls = Visual if kind == 'visual' else Collision
-    return name, cls(name, get_pose(ctx, el), geometry, extras, ctx.loc(el))
+    return name, cls(name, pose, geometry, extras, ctx.loc(el))
 
 
 def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
@@ -110,10 +119,11 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     link.kinematic = get_bool(ctx, k, 'kinematic', False)
     sc = k.get('self_collide')
     link.self_collide = get_bool(ctx, k, 'self_collide', False) if sc is not None else None
-    for c in el:
-        if isinstance(c.tag, str) and c.tag not in LINK_CHILDREN:
-            link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
-            if ':' not in c.tag:
-                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
-                         f'<{c.tag}> is not an SDFormat child of <link>; kept verbatim', c)
+    if not LINK_CHILDREN.issuperset(k):
+        for c in el.iterchildren(etree.Element):
+            if c.tag not in LINK_CHILDREN:
+                link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+                if ':' not in c.tag:
+                    ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
+                             f'<{c.tag}> is not an SDFormat child of <link>; kept verbatim', c)
     return link
