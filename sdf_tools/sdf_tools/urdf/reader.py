@@ -48,7 +48,9 @@ def _name(ctx: ReadContext, el: etree._Element, kind: str,
         ctx.error(ErrorCode.URDF_INVALID,
                   f'{kind} name [{name}] is used twice (first at line {seen[name].sourceline})', el)
         return None
-    if (is_reserved_name(name) and not (kind == 'link' and name == 'world')) or '::' in name:
+    # '::' is allowed: libsdformat converts a URDF to SDFormat 1.7, where names may
+    # hold it (and our SDF->URDF converter flattens nested models with it).
+    if is_reserved_name(name) and not (kind == 'link' and name == 'world'):
         ctx.error(ErrorCode.RESERVED_NAME,
                   f'{kind} name [{name}] is reserved in SDFormat 1.9, which libsdformat '
                   'converts a URDF to', el)

@@ -418,8 +418,8 @@ ERROR_CASES: dict[str, tuple[str, ErrorCode, str, int]] = {
                             7),
     'reserved link name': (_robot('<link name="__model__"/>', *_TREE), ErrorCode.RESERVED_NAME,
                            'link name [__model__] is reserved', 5),
-    'scoped joint name': (_robot(_TREE[0], _rev('b::c', 'b', 'c')), ErrorCode.RESERVED_NAME,
-                          'joint name [b::c] is reserved', 6),
+    'reserved joint name': (_robot(_TREE[0], _rev('__j__', 'b', 'c')), ErrorCode.RESERVED_NAME,
+                            'joint name [__j__] is reserved', 6),
     'no links': ('<robot name="r">\n</robot>', ErrorCode.URDF_INVALID, 'robot [r] has no <link>', 1),
     'material without name': (_robot('<link name="d"><visual><geometry><sphere radius="1"/>'
                                      '</geometry>\n<material/></visual></link>', *_TREE,
@@ -530,6 +530,14 @@ def test_joint_named_like_a_kept_link_is_an_error(tmp_path: Path) -> None:
                             '<child link="g"/></joint>'))
     _, diags = read_urdf_file(fixed)
     assert not any(d.code is ErrorCode.DUPLICATE_NAME for d in _errors(diags))
+
+
+def test_scoped_names_are_allowed_as_libsdformat_allows_them(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(_robot(_TREE[0], _rev('b::c', 'b', 'c')))
+    doc, diags = read_urdf_file(path)
+    assert doc is not None and _errors(diags) == []
+    assert 'b::c' in {j.name for j in doc.model.joints}  # type: ignore[union-attr]
 
 
 def test_reader_refuses_a_root_that_is_not_robot() -> None:

@@ -1,0 +1,216 @@
+"""Convert files and strings: format detection, dispatch, output and report files.
+
+What the CLI (``sdf_tools convert``) and the ROS Convert service call::
+
+    result = convert_file('robot.urdf.xacro', to=None, output_path='robot.sdf',
+                          options=ConversionOptions(xacro_args={'arm': 'left'}),
+                          report_path='robot.report.json')
+    if not result.ok:
+        for error in result.report.errors:
+            print(error)
+
+The output file is written only when the conversion succeeded, atomically
+(a temporary file in the same directory, then a rename), so a failed run
+never leaves a partial or stale-looking file. The report file is written in
+every case, failures included.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.load import LoadResult, detect_format, load_file, load_string
+from sdf_tools.xmlsafe import parse_bytes
+
+FORMATS = ('sdf', 'urdf')
+INPUT_FORMATS = ('auto', 'sdf', 'urdf', 'xacro')
+# Output file name endings and the format they imply.
+EXTENSIONS = {'.urdf': 'urdf', '.sdf': 'sdf', '.world': 'sdf'}
+
+
+def output_format(to: str | None, output_path: str | None) -> str | None:
+    """Return the output format: ``to`` if given, else from the output file's extension.
+
+    Returns None when neither decides (no ``to`` and an unknown extension).
+    """
+    if to is not None:
+        return to if to in FORMATS else None
+    if output_path is None:
+        return None
+    return EXTENSIONS.get(Path(output_path).suffix.lower())
+
+
+def _failed(to: str, message: str, code: ErrorCode = ErrorCode.PARAMETER_ERROR,
+            report: ConversionReport | None = None) -> ConversionResult:
+    report = report if report is not None else ConversionReport()
+    report.diagnostics.append(Diagnostic(code, message))
+    return ConversionResult(None, to, report)
+
+
+def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions) -> ConversionResult:
+    """Convert an already loaded file to ``to`` ('sdf' or 'urdf')."""
+    if to == 'urdf':
+        from sdf_tools.convert.to_urdf import convert_to_urdf
+        return convert_to_urdf(loaded, options)
+    if to == 'sdf':
+        from sdf_tools.convert.to_sdf import convert_to_sdf
+        return convert_to_sdf(loaded, options)
+    return _failed(to, f'unknown output format [{to}]: use one of {", ".join(FORMATS)}')
+
+
+def write_output(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` atomically (temporary file, then rename).
+
+    Raises:
+        OSError: the directory is missing or not writable.
+    """
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f'.{target.name}.', suffix='.tmp',
+                               dir=str(target.parent) or '.')
+    try:
+        with os.fdopen(fd, 'w', encoding='utf-8') as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def report_json(result: ConversionResult, *, input_path: str | None,
+                output_path: str | None) -> dict[str, Any]:
+    """Return the ``--report`` JSON object of a conversion (failed or not)."""
+    return {
+        'ok': result.ok,
+        'input': input_path,
+        'output': output_path if result.ok else None,
+        'format': result.format,
+        'summary': result.report.summary(),
+        **result.report.to_json(),
+    }
+
+
+def write_report(path: str | os.PathLike[str], result: ConversionResult, *,
+                 input_path: str | None, output_path: str | None) -> None:
+    """Write the report JSON of ``result`` to ``path`` (atomically)."""
+    data = report_json(result, input_path=input_path, output_path=output_path)
+    write_output(path, json.dumps(data, indent=1, allow_nan=False) + '\n')
+
+
+def _write_error(result: ConversionResult, what: str, path: str, err: OSError) -> None:
+    result.report.diagnostics.append(Diagnostic(
+        ErrorCode.FATAL_ERROR, f'cannot write the {what} [{path}]: {err.strerror or err}', path))
+
+
+def convert_file(input_path: str | os.PathLike[str], *, to: str | None,
+                 output_path: str | os.PathLike[str] | None, options: ConversionOptions,
+                 report_path: str | os.PathLike[str] | None = None) -> ConversionResult:
+    """Convert a file; write the output (on success) and the report (always).
+
+    Args:
+        input_path: an SDFormat, URDF or xacro file (xacro arguments in
+            ``options.xacro_args``).
+        to: 'sdf' or 'urdf'; None to take it from ``output_path``'s extension.
+        output_path: where to write the result; None to write nothing.
+        options: the conversion options.
+        report_path: where to write the report JSON; None for none.
+
+    Returns:
+        The result; ``result.ok`` is False when the input was unusable or
+        invalid, the conversion failed, or the output could not be written.
+    """
+    out = None if output_path is None else os.fspath(output_path)
+    src = os.fspath(input_path)
+    fmt = output_format(to, out)
+    if fmt is None:
+        result = _failed(to or 'unknown', f'cannot tell the output format from [{out}]: '
+                         f'give to= one of {", ".join(FORMATS)}')
+    else:
+        result = convert_loaded(load_file(src, options.xacro_args), to=fmt, options=options)
+    if result.ok and out is not None and result.text is not None:
+        try:
+            write_output(out, result.text)
+        except OSError as err:
+            _write_error(result, 'output', out, err)
+    if report_path is not None:
+        rp = os.fspath(report_path)
+        try:
+            write_report(rp, result, input_path=src, output_path=out)
+        except OSError as err:
+            _write_error(result, 'report', rp, err)
+    return result
+
+
+def _xacro_dir(source_name: str | None) -> Path | None:
+    """Return the directory of the source file if a temporary file can go there."""
+    if not source_name or not Path(source_name).is_file():
+        return None
+    folder = Path(source_name).resolve().parent
+    return folder if folder.is_dir() and os.access(folder, os.W_OK) else None
+
+
+def _load_xacro_text(text: str, source_name: str | None,
+                     xacro_args: dict[str, str]) -> LoadResult:
+    """Expand xacro given as text through a temporary file (xacro reads files).
+
+    The file goes next to ``source_name`` when that is a file in a writable
+    directory, so that relative ``<xacro:include>``s resolve as they would for
+    the real file; otherwise into a temporary directory. It is removed afterwards.
+    """
+    folder = _xacro_dir(source_name)
+    fd, tmp = tempfile.mkstemp(prefix='.sdf_tools_', suffix='.urdf.xacro',
+                               dir=str(folder) if folder else None)
+    try:
+        with os.fdopen(fd, 'w', encoding='utf-8') as f:
+            f.write(text)
+        loaded = load_file(tmp, xacro_args)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    shown = source_name or '<string>'
+    loaded.diagnostics = [d if d.file != tmp else
+                          Diagnostic(d.code, d.message, shown, d.line, d.xml_path, d.severity)
+                          for d in loaded.diagnostics]
+    if loaded.document is not None and loaded.document.file == tmp:
+        loaded.document.file = shown
+    return loaded
+
+
+def _is_xacro(text: str, source_name: str | None) -> bool:
+    root, _ = parse_bytes(text.encode('utf-8'), source_name)
+    return root is not None and detect_format(root, source_name) == 'xacro'
+
+
+def convert_text(text: str, *, input_format: str = 'auto', to: str, options: ConversionOptions,
+                 source_name: str | None = None) -> ConversionResult:
+    """Convert a description given as text (for services: nothing is written).
+
+    Args:
+        text: SDFormat, URDF or xacro.
+        input_format: 'auto' (from the root element and namespace), 'sdf',
+            'urdf' or 'xacro'; a mismatch with the text is an error.
+        to: 'sdf' or 'urdf'.
+        options: the conversion options.
+        source_name: names the text in messages; relative includes (SDFormat
+            or xacro) resolve against its directory.
+    """
+    if input_format not in INPUT_FORMATS:
+        return _failed(to, f'unknown input format [{input_format}]: use one of '
+                       f'{", ".join(INPUT_FORMATS)}')
+    if input_format == 'xacro' or (input_format == 'auto' and _is_xacro(text, source_name)):
+        loaded = _load_xacro_text(text, source_name, options.xacro_args)
+    else:
+        loaded = load_string(text, source_name, options.xacro_args)
+        doc = loaded.document
+        if doc is not None and input_format in ('sdf', 'urdf') and doc.format != input_format:
+            return _failed(to, f'the text is {doc.format.upper()}, not {input_format.upper()}',
+                           ErrorCode.ELEMENT_INVALID,
+                           ConversionReport(diagnostics=list(loaded.diagnostics)))
+    return convert_loaded(loaded, to=to, options=options)

@@ -1,0 +1,219 @@
+"""The ``sdf_tools convert`` subcommand: one flag per conversion option.
+
+::
+
+    sdf_tools convert robot.urdf.xacro -o robot.sdf arm:=left --report robot.json
+    sdf_tools convert world.sdf -o rover.urdf --model rover --scope-separator /
+
+Exit codes: 0 converted; 1 the input is invalid or the conversion failed;
+2 the input is unusable (missing, not XML, unknown root) or the command
+line is wrong. Nothing is written to OUT unless the exit code is 0; the
+``--report`` file is written whatever happens.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from sdf_tools.convert.api import (
+    EXTENSIONS,
+    convert_loaded,
+    output_format,
+    write_output,
+    write_report,
+)
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionResult
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.load import load_file
+from sdf_tools.transform import Transform
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+_D = ConversionOptions()
+
+# (option field, flags, argparse keyword arguments); the help states each default.
+FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
+    ('sdf_version', ('--sdf-version',), {
+        'choices': ConversionOptions.CHOICES['sdf_version'], 'default': _D.sdf_version,
+        'help': 'SDFormat version written (default: %(default)s)'}),
+    ('keep_fixed_joints', ('--keep-fixed-joints',), {
+        'action': 'store_true', 'help': 'URDF -> SDF: keep every fixed joint instead of merging '
+        'fixed children into their parent as Gazebo does (default: merge)'}),
+    ('massless_links', ('--massless-links',), {
+        'choices': ConversionOptions.CHOICES['massless_links'], 'default': _D.massless_links,
+        'help': 'URDF -> SDF: links without mass, which libsdformat drops with their subtree '
+        '(default: %(default)s)'}),
+    ('default_mass', ('--default-mass',), {
+        'type': float, 'metavar': 'KG', 'default': _D.default_mass,
+        'help': 'mass given to links that need one (default-mass, lump fallback; in URDF '
+        'output the links added between the joints of a ball or universal joint) '
+        '(default: %(default)s)'}),
+    ('uris', ('--uris',), {
+        'choices': ConversionOptions.CHOICES['uris'], 'default': _D.uris,
+        'help': 'mesh URIs: keep as written, model (package:// -> model://) or file '
+        '(absolute file://) (default: %(default)s)'}),
+    ('floating_base', ('--fixed-base',), {
+        'action': 'store_false', 'help': 'fix the root link to the world (default: leave the '
+        'base floating as the input has it)'}),
+    ('root_transform', ('--root-transform',), {
+        'metavar': '"X Y Z ROLL PITCH YAW"', 'default': '0 0 0 0 0 0',
+        'help': 'pose applied to the model root in the world (default: %(default)s)'}),
+    ('self_collide', ('--self-collide',), {
+        'choices': ('on', 'off', 'keep'), 'default': 'keep',
+        'help': 'URDF -> SDF: force self-collision on or off (default: %(default)s)'}),
+    ('visual_as_collision', ('--visual-as-collision',), {
+        'action': 'store_true', 'help': 'give links with visuals but no collision their visuals '
+        'as collisions (default: off)'}),
+    ('inertia_from_geometry', ('--inertia-from-geometry',), {
+        'action': 'store_true', 'help': 'URDF -> SDF: inertia of the collision geometry at the '
+        'authored mass (default: off)'}),
+    ('mesh_collision', ('--mesh-collision',), {
+        'choices': ConversionOptions.CHOICES['mesh_collision'], 'default': _D.mesh_collision,
+        'help': 'URDF -> SDF: mesh collisions kept, or replaced by their bounding box or convex '
+        'hull (default: %(default)s)'}),
+    ('joint_drive_from_transmission', ('--no-joint-drive-from-transmission',), {
+        'action': 'store_false', 'help': 'URDF -> SDF: do not derive joint drives from '
+        '<transmission>/<ros2_control> (default: derive them)'}),
+    ('model', ('--model',), {
+        'metavar': 'NAME', 'help': 'SDF -> URDF: the model of a world to convert (default: the '
+        'only one)'}),
+    ('scope_separator', ('--scope-separator',), {
+        'metavar': 'SEP', 'default': _D.scope_separator,
+        'help': "SDF -> URDF: replaces :: in the names of nested models' links, joints and "
+        'frames (default: %(default)s)'}),
+    ('frames_as_links', ('--drop-frames',), {
+        'action': 'store_false', 'help': 'SDF -> URDF: drop <frame>s (default: write each as a '
+        'massless link on a fixed joint)'}),
+    ('break_loops', ('--break-loops',), {
+        'action': 'store_true', 'help': 'SDF -> URDF: cut the joints closing kinematic loops '
+        '(reported) instead of failing (default: fail)'}),
+]
+
+
+def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the positional arguments and every option flag of ``convert``."""
+    parser.add_argument('input', metavar='IN', help='SDFormat, URDF or xacro file')
+    parser.add_argument('args', nargs='*', metavar='name:=value', help='xacro arguments')
+    parser.add_argument('-o', '--output', metavar='OUT', required=True,
+                        help='output file (- for standard output); its extension '
+                        f'({", ".join(sorted(EXTENSIONS))}) gives the format unless --to does')
+    parser.add_argument('--to', choices=('sdf', 'urdf'), help='output format')
+    parser.add_argument('--report', metavar='FILE.json',
+                        help='write every assumption, change and loss as JSON (also on failure)')
+    parser.add_argument('-q', '--quiet', action='store_true',
+                        help='print only errors and the summary, not warnings and '
+                        'report entries')
+    group = parser.add_argument_group('conversion options')
+    for dest, flags, kwargs in FLAGS:
+        group.add_argument(*flags, dest=dest, **kwargs)
+
+
+def _transform(text: str) -> Transform | None:
+    try:
+        v = [float(x) for x in text.replace(',', ' ').split()]
+    except ValueError:
+        return None
+    if len(v) != 6:
+        return None
+    return Transform.from_xyz_rpy((v[0], v[1], v[2]), (v[3], v[4], v[5]))
+
+
+def options_from_args(ns: argparse.Namespace) -> tuple[ConversionOptions, list[str]]:
+    """Build the options from parsed arguments; return them and any problems."""
+    problems: list[str] = []
+    values = {dest: getattr(ns, dest) for dest, _, _ in FLAGS}
+    root = _transform(values['root_transform'])
+    if root is None:
+        problems.append('--root-transform needs six numbers: "X Y Z ROLL PITCH YAW"')
+    values['root_transform'] = root or Transform()
+    values['self_collide'] = {'on': True, 'off': False}.get(values['self_collide'])
+    xargs: dict[str, str] = {}
+    for item in ns.args:
+        name, sep, value = item.partition(':=')
+        if not sep or not name:
+            problems.append(f'argument [{item}] after IN must be name:=value')
+        xargs[name] = value
+    opts = ConversionOptions(**values, xacro_args=xargs)
+    return opts, problems + opts.validate()
+
+
+def _print_outcome(result: ConversionResult, quiet: bool) -> None:
+    for d in result.report.diagnostics if not quiet else result.report.errors:
+        print(str(d), file=sys.stderr)
+    if not quiet:
+        for e in result.report.entries:
+            print(str(e), file=sys.stderr)
+
+
+def _finish(result: ConversionResult, ns: argparse.Namespace) -> int:
+    """Write the output and the report; return the exit code."""
+    code = EXIT_OK if result.ok else EXIT_FAILED
+    if result.ok and result.text is not None:
+        try:
+            if ns.output == '-':
+                sys.stdout.write(result.text)
+            else:
+                write_output(ns.output, result.text)
+        except OSError as err:
+            result.report.diagnostics.append(Diagnostic(
+                ErrorCode.FATAL_ERROR, f'cannot write [{ns.output}]: {err.strerror or err}'))
+            code = EXIT_USAGE
+    if ns.report:
+        try:
+            write_report(ns.report, result, input_path=ns.input,
+                         output_path=ns.output if code == EXIT_OK else None)
+        except OSError as err:
+            print(f'sdf_tools convert: cannot write the report [{ns.report}]: '
+                  f'{err.strerror or err}', file=sys.stderr)
+            code = code or EXIT_USAGE
+    _print_outcome(result, ns.quiet)
+    if code == EXIT_OK:
+        print(f'converted {ns.input} -> {ns.output} ({result.format}): '
+              f'{result.report.summary()}', file=sys.stderr if ns.output == '-' else sys.stdout)
+    else:
+        n = len(result.report.errors)
+        print(f'not converted: {ns.input} ({n} error{"s" if n != 1 else ""}; nothing written '
+              f'to {ns.output})', file=sys.stderr)
+    return code
+
+
+def run_convert(ns: argparse.Namespace) -> int:
+    """Run ``sdf_tools convert`` with parsed arguments; return the exit code."""
+    options, problems = options_from_args(ns)
+    fmt = output_format(ns.to, None if ns.output == '-' else ns.output)
+    if fmt is None:
+        problems.append(f'cannot tell the output format from [{ns.output}]: use --to sdf|urdf')
+    if problems:
+        for p in problems:
+            print(f'sdf_tools convert: {p}', file=sys.stderr)
+        return EXIT_USAGE
+    assert fmt is not None
+    loaded = load_file(ns.input, options.xacro_args)
+    result = convert_loaded(loaded, to=fmt, options=options)
+    code = _finish(result, ns)
+    if not loaded.usable or loaded.document is None:
+        return EXIT_USAGE
+    return code
+
+
+DESCRIPTION = ('Convert SDFormat, URDF or xacro to SDFormat or URDF. Every default assumed '
+               'and every element renamed, merged, rewritten or dropped is reported (with '
+               'file:line), printed, listed in a comment at the top of OUT and written to '
+               '--report.')
+EPILOG = ('exit codes: 0 converted; 1 invalid input or conversion error; 2 unusable input or '
+          'usage error. OUT is written only on success, atomically.')
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run ``sdf_tools convert ARGS`` (xacro arguments may come anywhere)."""
+    parser = argparse.ArgumentParser(prog='sdf_tools convert', description=DESCRIPTION,
+                                     epilog=EPILOG)
+    add_convert_arguments(parser)
+    try:
+        ns = parser.parse_intermixed_args(argv)
+    except SystemExit as exc:
+        return EXIT_USAGE if exc.code else EXIT_OK
+    return run_convert(ns)
+

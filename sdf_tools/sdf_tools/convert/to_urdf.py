@@ -1,0 +1,243 @@
+"""SDFormat -> URDF: one model, every frame resolved first, every loss reported.
+
+The URDF keeps every link of the SDFormat model at the pose the SDFormat
+gave it (exact to rounding, for tree-shaped models), whoever reads it back:
+our reader, libsdformat (which merges fixed-jointed links and drops massless
+ones; the file is written so that it drops none of the model's), or a ROS
+tool. How:
+
+* **Frames.** URDF link frames are the SDFormat link frames. Each joint's
+  origin is its SDFormat frame in its parent link's frame; where the joint
+  frame is not the child link's frame an extra massless link carries the
+  joint (:mod:`~sdf_tools.convert.urdf_out.joints`). Axes are expressed in the
+  joint frame.
+* **Placement.** The root link's pose in the world (the model's pose, and
+  the root link's pose in the model) is written as libsdformat's
+  ``<robot><origin>`` extension. A ``world`` root link, when the model has
+  joints to the world, is the model frame, as libsdformat reads it.
+* **Nesting.** Nested models are flattened: ``inner::link`` becomes
+  ``inner<separator>link`` (``scope_separator``, default ``::``).
+* **Frames as links.** Each ``<frame>`` becomes a massless link on a fixed
+  joint ``<frame>__frame_joint`` (``frames_as_links=False`` drops them).
+* **Defaults.** A link without ``<inertial>`` gets libsdformat's 1 kg and
+  unit inertia, and the file says so in a comment on the link.
+* **Losses.** Sensors, lights, plugins and link flags go into ``<gazebo>``
+  blocks (:mod:`~sdf_tools.convert.urdf_out.extensions`); shapes URDF lacks are
+  approximated (:mod:`~sdf_tools.convert.urdf_out.shapes`); kinematic loops
+  fail unless ``break_loops`` (:mod:`~sdf_tools.convert.urdf_out.tree`).
+
+Every assumption and loss is a report entry with its source file:line, and
+the output starts with a comment listing them.
+"""
+from __future__ import annotations
+
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.urdf_out.extensions import gazebo_blocks
+from sdf_tools.convert.urdf_out.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
+from sdf_tools.convert.urdf_out.joints import JointBuilder
+from sdf_tools.convert.urdf_out.shapes import ShapeContext, convert_shapes
+from sdf_tools.convert.urdf_out.tree import TreePlan, plan_tree
+from sdf_tools.convert.urdf_out.writer import UInertial, UJoint, ULink, URobot, write_urdf
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.frames import FrameGraphs
+from sdf_tools.load import LoadResult
+from sdf_tools.model import Loc, Model, World
+from sdf_tools.transform import IDENTITY
+
+UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+# Options that mean something only when converting to SDFormat.
+_SDF_ONLY = ('sdf_version', 'keep_fixed_joints', 'massless_links', 'self_collide',
+             'inertia_from_geometry', 'mesh_collision', 'joint_drive_from_transmission')
+
+Picked = tuple[Model, FrameGraphs, World | None]
+
+
+def _pick(result: LoadResult, options: ConversionOptions) -> Picked | Diagnostic:
+    """Return the model to convert, or why there is none."""
+    doc = result.document
+    assert doc is not None
+    file = doc.file
+    if doc.model is not None and result.model_graphs is not None:
+        if options.model and options.model != doc.model.name:
+            return Diagnostic(ErrorCode.URDF_INVALID, f'no model [{options.model}]: the file '
+                              f'holds model [{doc.model.name}]', file)
+        return doc.model, result.model_graphs, None
+    found = [(m, g, w) for w, g in zip(doc.worlds, result.world_graphs, strict=True)
+             for m in w.models]
+    if options.model:
+        chosen = [f for f in found if f[0].name == options.model]
+        if chosen:
+            return chosen[0]
+        names = ', '.join(f'[{f[0].name}]' for f in found) or 'none'
+        return Diagnostic(ErrorCode.URDF_INVALID,
+                          f'no model [{options.model}] in the file (models: {names})', file)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        return Diagnostic(ErrorCode.URDF_INVALID, 'the file holds no model to convert', file)
+    names = ', '.join(f'[{f[0].name}]' for f in found)
+    return Diagnostic(ErrorCode.URDF_INVALID,
+                      f'the file holds {len(found)} models ({names}); name one with the '
+                      'model option (--model NAME)', file)
+
+
+def _link(flat: FlatModel, fl: FlatLink, options: ConversionOptions,
+          report: ConversionReport) -> ULink:
+    label = f'link[{fl.scoped}]'
+    i = fl.link.inertial
+    if i is None:
+        inertial = UInertial(1.0, UNIT_INERTIA, comment='no <inertial> in the SDFormat: '
+                             "libsdformat's default, 1 kg and unit inertia at the link origin")
+        report.add(ReportKind.ASSUMED, label, "no <inertial>: written with libsdformat's "
+                   'default, 1 kg and unit inertia', *where(fl.link.loc))
+    else:
+        inertial = UInertial(i.mass, i.inertia, i.pose.value if i.pose else IDENTITY)
+        if i.mass == 0.0:
+            report.add(ReportKind.KEPT, label, 'mass 0 written as is: libsdformat drops a '
+                       'massless URDF link, and everything below it', *where(i.loc))
+    ctx = ShapeContext(report, options.uris, fl.name, label,
+                       lambda raw: pose_in_link(flat, fl, raw))
+    visuals, collisions = convert_shapes(fl.link.visuals, fl.link.collisions, ctx)
+    if options.visual_as_collision and not collisions and visuals:
+        collisions = list(visuals)
+        report.add(ReportKind.REWRITTEN, label, 'no collision: its visuals are used as '
+                   'collisions (visual_as_collision)', *where(fl.link.loc))
+    return ULink(fl.name, inertial, visuals, collisions)
+
+
+def _frames(flat: FlatModel, robot: URobot, report: ConversionReport) -> None:
+    for fr in flat.frames:
+        body = fr.body
+        if body is None:
+            report.add(ReportKind.DROPPED, f'frame[{fr.scoped}]', 'attached to no link',
+                       *where(fr.frame.loc))
+            continue
+        robot.links.append(ULink(fr.name, comment=f'SDFormat <frame> [{fr.scoped}], fixed '
+                                 f'to [{body}]'))
+        name = flat.namer.take(f'{fr.name}__frame_joint')
+        origin = flat.rel(flat.vid(body), fr.vid)
+        robot.joints.append(UJoint(name, 'fixed', body, fr.name, origin))
+    if flat.frames:
+        report.add(ReportKind.REWRITTEN, f'model[{flat.name}]',
+                   f'{len(flat.frames)} <frame>(s) written as massless links on fixed joints '
+                   '(frames_as_links)', *where(flat.model.loc))
+
+
+def _welds(flat: FlatModel, plan: TreePlan, robot: URobot,
+           report: ConversionReport) -> list[UJoint]:
+    scoped = {fl.name: fl.scoped for fl in flat.links}
+    out = []
+    for w in plan.welds:
+        name = flat.namer.take(f'{w.child}__fixed')
+        origin = flat.rel(flat.vid(w.parent), flat.vid(w.child))
+        out.append(UJoint(name, 'fixed', w.parent, w.child, origin))
+        fl = flat.link(w.child)
+        report.add(w.kind, f'link[{scoped[w.child]}]', f'{w.reason} (fixed joint [{name}])',
+                   *where(fl.link.loc if fl else None))
+    robot.joints += out
+    return out
+
+
+def _build(flat: FlatModel, plan: TreePlan, options: ConversionOptions,
+           report: ConversionReport) -> URobot:
+    robot = URobot(flat.name)
+    if plan.root == WORLD:
+        robot.links.append(ULink(WORLD, comment='the model frame: libsdformat hangs joints from '
+                                 'a URDF link named world in the model frame'))
+    robot.links += [_link(flat, fl, options, report) for fl in flat.links]
+    builder = JointBuilder(flat, options.default_mass, report)
+    fixed: list[UJoint] = []
+    for j in plan.joints:
+        out = builder.expand(j)
+        robot.joints += out.joints
+        robot.links += out.links
+        if j.joint.type == 'fixed':
+            fixed += out.joints
+    fixed += _welds(flat, plan, robot, report)
+    if options.frames_as_links:
+        _frames(flat, robot, report)
+    robot.origin = options.root_transform * flat.world_pose(flat.vid(plan.root))
+    if options.root_transform != IDENTITY:
+        report.add(ReportKind.REWRITTEN, f'model[{flat.name}]', 'placed by root_transform',
+                   *where(flat.model.loc))
+    robot.gazebo = gazebo_blocks(flat, fixed, report)
+    return robot
+
+
+def _option_notes(options: ConversionOptions, flat_model: Model,
+                  report: ConversionReport) -> None:
+    defaults = ConversionOptions()
+    for name in _SDF_ONLY:
+        if getattr(options, name) != getattr(defaults, name):
+            report.add(ReportKind.ASSUMED, f'option[{name}]',
+                       'has no effect on a conversion to URDF')
+    if not options.frames_as_links:
+        for fr in _all_frames(flat_model):
+            report.add(ReportKind.DROPPED, f'frame[{fr[0]}]', 'frames_as_links is off',
+                       *where(fr[1]))
+
+
+def _all_frames(model: Model, prefix: str = '') -> list[tuple[str, Loc | None]]:
+    out: list[tuple[str, Loc | None]] = [(prefix + f.name, f.loc) for f in model.frames]
+    for m in model.models:
+        out += _all_frames(m, f'{prefix}{m.name}::')
+    return out
+
+
+def _header(flat: FlatModel, report: ConversionReport) -> str:
+    source = flat.model.loc.file if flat.model.loc and flat.model.loc.file else '<string>'
+    lines = [f'Converted to URDF by sdf_tools: model [{flat.name}] of {source}.']
+    if report.entries:
+        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
+        lines += [f'  {e}' for e in report.entries]
+    else:
+        lines.append('Nothing was assumed, changed or lost.')
+    return '\n' + '\n'.join(f'  {line}' for line in lines) + '\n'
+
+
+def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:
+    report.diagnostics.extend(errors)
+    return ConversionResult(None, 'urdf', report)
+
+
+def convert_to_urdf(result: LoadResult, options: ConversionOptions) -> ConversionResult:
+    """Convert the model of a loaded file to URDF.
+
+    Args:
+        result: a loaded SDFormat file (URDF and xacro work too: the URDF is
+            normalised). A world must hold one model, or ``options.model``
+            must name one.
+        options: ``model``, ``scope_separator``, ``frames_as_links``,
+            ``break_loops``, ``floating_base``, ``root_transform``, ``uris``,
+            ``default_mass`` and ``visual_as_collision`` apply here.
+
+    Returns:
+        The URDF text and the report; on failure the text is None and the
+        report's errors say why (input errors, a loop, no model...).
+    """
+    report = ConversionReport(diagnostics=list(result.diagnostics))
+    problems = options.validate()
+    if problems:
+        return _fail(report, *(Diagnostic(ErrorCode.PARAMETER_ERROR, p) for p in problems))
+    if not result.valid or result.document is None:
+        if report.errors:
+            return _fail(report)
+        return _fail(report, Diagnostic(ErrorCode.FILE_READ, 'the input could not be read'))
+    picked = _pick(result, options)
+    if isinstance(picked, Diagnostic):
+        return _fail(report, picked)
+    model, graphs, world = picked
+    flat = flatten(model, graphs, world, separator=options.scope_separator,
+                   frames=options.frames_as_links, report=report)
+    world_frames = any(f.body == WORLD for f in flat.frames)
+    plan, errors = plan_tree(flat, break_loops=options.break_loops,
+                             fixed_base=not options.floating_base, world_frames=world_frames,
+                             report=report)
+    if plan is None:
+        return _fail(report, *errors)
+    _option_notes(options, model, report)
+    robot = _build(flat, plan, options, report)
+    robot.header = [_header(flat, report)]
+    return ConversionResult(write_urdf(robot), 'urdf', report)
+

@@ -1,0 +1,311 @@
+"""Flatten one SDFormat model: every link, joint and frame named and located in the graphs.
+
+The first step of SDF -> URDF. The frame graphs already resolved
+``relative_to``, placement frames, degrees, quaternions and pre-1.7 rules;
+here each element of the model and of its nested models gets
+
+* a URDF name: its scoped name relative to the model, with ``::`` replaced
+  by the chosen separator (``arm::gripper::finger`` -> ``arm/gripper/finger``
+  with ``/``), made unique over links and joints together;
+* its vertex in the frame graphs, from which any pose relative to any
+  other element is composed through their nearest common ancestor;
+* for a joint, the URDF names of the bodies its parent and child are
+  attached to, and its axes expressed in the joint frame.
+
+A body named by a static nested model (``inner::__model__``) is the world:
+such a model never moves. Names are taken in document order, links first,
+so a clash renames the later element, and the renaming is reported.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.frames import FrameGraphs, resolve_attached_body, resolve_pose
+from sdf_tools.frames.checks import joint_body
+from sdf_tools.frames.graph import Kind, join
+from sdf_tools.model import Frame, Joint, JointAxis, Link, Loc, Model, RawPose, World
+from sdf_tools.transform import IDENTITY, Transform, Vec3
+
+WORLD = 'world'
+
+
+class Namer:
+    """Unique names over links and joints together (``world`` is taken)."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = {WORLD}
+
+    def take(self, wanted: str) -> str:
+        """Return ``wanted``, or ``wanted_2``, ``wanted_3``... if it is taken."""
+        name, i = wanted, 2
+        while name in self.taken:
+            name, i = f'{wanted}_{i}', i + 1
+        self.taken.add(name)
+        return name
+
+
+@dataclass
+class FlatLink:
+    """A link of the model or of a nested model."""
+
+    name: str          # URDF name
+    scoped: str        # SDF name relative to the model ('inner::l')
+    scope: str         # graph scope of the model that holds it ('top::inner')
+    link: Link
+    vid: int           # vertex in the frame graphs
+    static: bool       # in a static model (nested or not)
+
+
+@dataclass
+class FlatJoint:
+    """A joint with its ends resolved to bodies (URDF link names or ``world``)."""
+
+    name: str
+    scoped: str
+    scope: str
+    joint: Joint
+    parent: str | None     # None when the parent could not be resolved to a body
+    child: str | None
+    vid: int
+    axes: list[Vec3 | None] = field(default_factory=list)  # [axis, axis2], joint frame
+
+
+@dataclass
+class FlatFrame:
+    """A ``<frame>`` with the body it is attached to."""
+
+    name: str
+    scoped: str
+    frame: Frame
+    body: str | None
+    vid: int
+
+
+@dataclass
+class FlatModel:
+    """One model, flattened."""
+
+    name: str
+    model: Model
+    graphs: FrameGraphs
+    scope: str
+    world: World | None
+    frame_vid: int                     # the model's __model__ vertex
+    links: list[FlatLink] = field(default_factory=list)
+    joints: list[FlatJoint] = field(default_factory=list)
+    frames: list[FlatFrame] = field(default_factory=list)
+    canonical: str | None = None       # URDF name of the model's body
+    names: dict[str, str] = field(default_factory=dict)  # scoped SDF name -> URDF name
+    namer: Namer = field(default_factory=Namer)
+    by_name: dict[str, FlatLink] = field(default_factory=dict)  # URDF name -> link
+    depths: dict[int, int] = field(default_factory=dict)  # pose-graph depth of each vertex
+
+    def link(self, name: str) -> FlatLink | None:
+        """Return the flattened link with URDF name ``name``."""
+        return self.by_name.get(name)
+
+    def vid(self, name: str) -> int:
+        """Return the graph vertex of a URDF link name (``world``: the model frame)."""
+        fl = self.link(name)
+        return fl.vid if fl is not None else self.frame_vid
+
+    def rel(self, a: int, b: int) -> Transform:
+        """Return ``X_ab``, composed from their nearest common ancestor in the pose graph.
+
+        Going through the nearest ancestor rather than the root keeps the numbers
+        short: a joint placed 1 m above its parent link reads ``0 0 1``, not
+        ``0 0 0.9999999999999996``.
+        """
+        return relative_pose(self.graphs, a, b, self.depths)
+
+    def world_pose(self, vid: int) -> Transform:
+        """Return the pose of a vertex in the world (the file's root frame)."""
+        got = resolve_pose(self.graphs, vid)
+        return got if got is not None else IDENTITY
+
+
+def where(loc: Loc | None) -> tuple[str | None, int | None]:
+    """Return ``(file, line)`` of a location."""
+    return (loc.file, loc.line) if loc is not None else (None, None)
+
+
+def diagnostic(message: str, loc: Loc | None) -> Diagnostic:
+    """Return a conversion error at ``loc``."""
+    file, line = where(loc)
+    return Diagnostic(ErrorCode.URDF_INVALID, message, file, line)
+
+
+def _walk(model: Model, scope: str, static: bool
+          ) -> list[tuple[Model, str, bool]]:
+    """Return ``(model, graph scope, static)`` for the model and every nested one."""
+    static = static or model.static
+    out = [(model, scope, static)]
+    for m in model.models:
+        out.extend(_walk(m, join(scope, m.name), static))
+    return out
+
+
+def _name(flat: FlatModel, namer: Namer, sep: str, scoped: str, report: ConversionReport,
+          what: str, loc: Loc | None) -> str:
+    wanted = scoped.replace('::', sep)
+    got = namer.take(wanted)
+    if got != wanted:
+        report.add(ReportKind.RENAMED, f'{what}[{scoped}]',
+                   f'named [{got}] in the URDF: [{wanted}] is taken (links and joints share '
+                   'one namespace)', *where(loc))
+    flat.names[scoped] = got
+    return got
+
+
+def pose_in_link(flat: FlatModel, fl: FlatLink, raw: RawPose | None) -> Transform:
+    """Return a pose written inside link ``fl`` (visual, sensor...) in the link frame."""
+    if raw is None:
+        return IDENTITY
+    if not raw.relative_to:
+        return raw.value
+    g = flat.graphs
+    ref, lv = g.find(fl.scope, raw.relative_to), g.ids.get(join(fl.scope, fl.link.name))
+    x_lr = flat.rel(lv, ref) if ref is not None and lv is not None else IDENTITY
+    return x_lr * raw.value
+
+
+def _depth(g: FrameGraphs, v: int, memo: dict[int, int]) -> int:
+    """Return the number of pose edges from ``v`` up to its source (memoised)."""
+    path: list[int] = []
+    while v not in memo:
+        if len(g.pose_in[v]) != 1 or v in path:
+            memo[v] = 0
+            break
+        path.append(v)
+        v = g.pose_in[v][0].parent
+    d = memo[v]
+    for u in reversed(path):
+        d += 1
+        memo[u] = d
+    return memo[path[0]] if path else d
+
+
+def relative_pose(g: FrameGraphs, a: int, b: int, memo: dict[int, int] | None = None
+                  ) -> Transform:
+    """Return ``X_ab`` through the nearest common ancestor of ``a`` and ``b``.
+
+    Walks only from each vertex up to that ancestor, so the cost is the length
+    of the path between them, not the depth of the graph.
+    """
+    memo = {} if memo is None else memo
+    x_a, x_b = IDENTITY, IDENTITY  # X_ca_a and X_cb_b for the current ancestors ca, cb
+    ca, cb = a, b
+    da, db = _depth(g, a, memo), _depth(g, b, memo)
+    while ca != cb:
+        if da >= db and da > 0:
+            e = g.pose_in[ca][0]
+            x_a, ca, da = e.value * x_a, e.parent, da - 1
+        elif db > 0:
+            e = g.pose_in[cb][0]
+            x_b, cb, db = e.value * x_b, e.parent, db - 1
+        else:  # different sources: not in one tree (cannot happen for a valid graph)
+            got = resolve_pose(g, b, a)
+            return got if got is not None else IDENTITY
+    return x_a.inverse() * x_b
+
+
+def _vid(flat: FlatModel, full: str) -> int:
+    return flat.graphs.ids.get(full, flat.frame_vid)
+
+
+def _body(flat: FlatModel, full_body: str | None) -> str | None:
+    """Map a graph body name to a URDF link name ('world' for static model frames)."""
+    if full_body is None:
+        return None
+    if full_body == WORLD or full_body.endswith('::__model__'):
+        return WORLD
+    return flat.names.get(full_body[len(flat.scope) + 2:])
+
+
+def _axis(flat: FlatModel, scope: str, joint_vid: int, axis: JointAxis | None) -> Vec3 | None:
+    if axis is None:
+        return None
+    if not axis.expressed_in:
+        return axis.xyz
+    vid = flat.graphs.find(scope, axis.expressed_in)
+    if vid is None:
+        return axis.xyz
+    return flat.rel(joint_vid, vid).rotate(axis.xyz)
+
+
+def _add_links(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+    top = len(flat.scope) + 2
+    for model, scope, static in _walk(flat.model, flat.scope, False):
+        if scope != flat.scope and model.links:
+            report.add(ReportKind.RENAMED, f'model[{scope[top:]}]',
+                       f'nested model flattened: its links, joints and frames are named '
+                       f'[{scope[top:].replace("::", sep)}{sep}<name>]', *where(model.loc))
+        for link in model.links:
+            full = join(scope, link.name)
+            scoped = full[top:]
+            name = _name(flat, namer, sep, scoped, report, 'link', link.loc)
+            flat.links.append(FlatLink(name, scoped, scope, link, _vid(flat, full), static))
+            flat.by_name[name] = flat.links[-1]
+
+
+def _add_joints(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+    top = len(flat.scope) + 2
+    for model, scope, _ in _walk(flat.model, flat.scope, False):
+        for joint in model.joints:
+            full = join(scope, joint.name)
+            scoped = full[top:]
+            name = _name(flat, namer, sep, scoped, report, 'joint', joint.loc)
+            vid = _vid(flat, full)
+            parent = _body(flat, joint_body(flat.graphs, scope, joint.parent))
+            child = _body(flat, joint_body(flat.graphs, scope, joint.child))
+            axes = [_axis(flat, scope, vid, joint.axis), _axis(flat, scope, vid, joint.axis2)]
+            flat.joints.append(FlatJoint(name, scoped, scope, joint, parent, child, vid, axes))
+
+
+def _add_frames(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+    top = len(flat.scope) + 2
+    g = flat.graphs
+    for model, scope, _ in _walk(flat.model, flat.scope, False):
+        for frame in model.frames:
+            full = join(scope, frame.name)
+            vid = g.ids.get(full)
+            body_vid = None if vid is None else resolve_attached_body(g, vid, False)[0]
+            body = None if body_vid is None else _body(flat, g.names[body_vid])
+            name = _name(flat, namer, sep, full[top:], report, 'frame', frame.loc)
+            flat.frames.append(FlatFrame(name, full[top:], frame, body, _vid(flat, full)))
+
+
+def _canonical(flat: FlatModel) -> str | None:
+    g = flat.graphs
+    mf = g.ids.get(join(flat.scope, '__model__'))
+    if mf is None:
+        return None
+    body, err = resolve_attached_body(g, mf, False)
+    if err is None and body is not None and g.kinds[body] is Kind.LINK:
+        return _body(flat, g.names[body])
+    return flat.links[0].name if flat.links else None
+
+
+def flatten(model: Model, graphs: FrameGraphs, world: World | None, *, separator: str,
+            frames: bool, report: ConversionReport) -> FlatModel:
+    """Flatten ``model`` (resolved in ``graphs``) into URDF-named parts.
+
+    Args:
+        model: the model to convert (top-level, or a model of ``world``).
+        graphs: the frame graphs the model was resolved in.
+        world: the world holding the model, if any.
+        separator: replaces ``::`` in the names of nested elements.
+        frames: also flatten the ``<frame>`` elements.
+        report: receives an entry for each renamed element.
+    """
+    flat = FlatModel(model.name, model, graphs, model.name, world,
+                     graphs.ids[join(model.name, '__model__')])
+    namer = flat.namer
+    _add_links(flat, namer, separator, report)
+    _add_joints(flat, namer, separator, report)
+    if frames:
+        _add_frames(flat, namer, separator, report)
+    flat.canonical = _canonical(flat)
+    return flat
