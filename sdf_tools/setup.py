@@ -50,7 +50,8 @@ setup(
         ('share/ament_index/resource_index/packages', ['resource/' + PACKAGE_NAME]),
         ('share/' + PACKAGE_NAME, ['package.xml']),
         ('share/' + PACKAGE_NAME + '/launch', share_files('launch/*.py')),
-        ('share/' + PACKAGE_NAME + '/config', share_files('config/*.yaml')),
+        ('share/' + PACKAGE_NAME + '/config',
+         share_files('config/*.yaml') + share_files('config/*.rviz')),
     ],
     install_requires=[
         'lxml>=4.8,<7',

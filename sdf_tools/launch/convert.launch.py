@@ -1,0 +1,32 @@
+"""Start the converter node, serving ~/convert (sdf_tools_interfaces/srv/Convert).
+
+    ros2 launch sdf_tools convert.launch.py
+    ros2 service call /converter/convert sdf_tools_interfaces/srv/Convert \
+        "{input_path: package://my_robot/urdf/robot.urdf.xacro, output_format: sdf}"
+
+Arguments (``--show-args``) and the node they make: sdf_tools.ros.launch_logic.
+"""
+from __future__ import annotations  # noqa: I001 (ruff takes launch/ here for the launch package)
+
+from launch import LaunchContext, LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+from sdf_tools.ros.launch_logic import CONVERT_ARGS, convert_nodes
+
+
+def _nodes(context: LaunchContext) -> list[Node]:
+    values = {a.name: LaunchConfiguration(a.name).perform(context) for a in CONVERT_ARGS}
+    return [Node(package=s.package, executable=s.executable, name=s.name, namespace=s.namespace,
+                 parameters=s.parameters, arguments=s.arguments, output='screen')
+            for s in convert_nodes(values)]
+
+
+def generate_launch_description() -> LaunchDescription:
+    return LaunchDescription([
+        *(DeclareLaunchArgument(a.name, default_value=a.default, description=a.description,
+                                **({'choices': list(a.choices)} if a.choices else {}))
+          for a in CONVERT_ARGS),
+        OpaqueFunction(function=_nodes),
+    ])

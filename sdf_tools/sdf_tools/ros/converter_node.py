@@ -1,0 +1,64 @@
+"""The ``converter`` node: the service ``~/convert`` (sdf_tools_interfaces/srv/Convert).
+
+Does what ``sdf_tools convert`` does (see :mod:`sdf_tools.ros.convert_request`);
+a bad request gets ``success: false`` and a message with file:line, and the
+node keeps serving.
+"""
+from __future__ import annotations
+
+import sys
+
+import rclpy
+from rclpy.node import Node
+from rclpy.signals import SignalHandlerOptions
+
+from sdf_tools.ros.convert_request import ConvertRequest, ConvertResponse, handle_convert
+from sdf_tools.ros.description_publisher import spin_until, stop_on_signals
+from sdf_tools_interfaces.srv import Convert
+
+
+class ConverterNode(Node):
+    """Serve ``~/convert``."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__('converter', **kwargs)  # type: ignore[arg-type]
+        self.create_service(Convert, '~/convert', self._on_convert)
+        self.get_logger().info(f'serving {self.resolve_service_name("~/convert")}')
+
+    def _on_convert(self, request: Convert.Request, response: Convert.Response) -> Convert.Response:
+        req = ConvertRequest(request.input_path, request.input_text, request.input_format,
+                             request.output_format, list(request.xacro_args), request.options_yaml,
+                             request.output_path)
+        result: ConvertResponse = handle_convert(req)
+        what = req.input_path or 'input_text'
+        if result.success:
+            self.get_logger().info(f'converted {what} to {req.output_format or result.output_path}')
+        else:
+            self.get_logger().warning(f'convert {what}: {result.error_message.splitlines()[0]}')
+        response.success = result.success
+        response.output_text = result.output_text
+        response.output_path = result.output_path
+        response.warnings = result.warnings
+        response.losses = result.losses
+        response.error_message = result.error_message
+        response.error_file = result.error_file
+        response.error_line = result.error_line
+        return response
+
+
+def main(args: list[str] | None = None) -> int:
+    """Run the node until SIGINT or SIGTERM."""
+    rclpy.init(args=args if args is not None else sys.argv,
+               signal_handler_options=SignalHandlerOptions.NO)
+    stop = stop_on_signals()
+    node = ConverterNode()
+    try:
+        spin_until(node, stop)
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,303 @@
+"""The ``description_publisher`` node: robot_description and TF from SDFormat, URDF or xacro.
+
+Like robot_state_publisher, but for any description sdf_tools reads:
+
+* ``robot_description`` (std_msgs/String, reliable, transient local, depth 1)
+  on start and after every reload;
+* ``/tf_static`` (tf2_msgs/TFMessage, transient local, depth 1): one message
+  with every fixed transform, stamped with the time of the (re)load;
+* ``/tf`` (depth 100): for each ``joint_states`` message (best effort, depth 100)
+  the transforms of the joints it moves, stamped with the message's stamp
+  and rate-limited per joint by ``publish_frequency`` as
+  robot_state_publisher does; actor frames at ``publish_frequency``,
+  stamped now (their script time is the ROS clock with ``use_sim_time``,
+  the time since the load otherwise).
+
+Parameters: see :mod:`sdf_tools.ros.params`. A change of a description
+parameter reloads; a bad value is refused with the reason. Bad input is
+logged once (file:line or joint) and never published: the node keeps what it
+had and keeps running.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import rclpy
+from geometry_msgs.msg import TransformStamped
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
+from rclpy.executors import Executor, SingleThreadedExecutor
+from rclpy.node import Node
+from rclpy.parameter import Parameter
+from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
+from rclpy.subscription import Subscription
+from rclpy.time import Time
+from rclpy.timer import Timer
+from sensor_msgs.msg import JointState
+from std_msgs.msg import String
+from tf2_msgs.msg import TFMessage
+
+from sdf_tools.ros.description import LoadedDescription, load_description
+from sdf_tools.ros.joint_states import JointStateMapper, PublishThrottle
+from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
+from sdf_tools.ros.tf_tree import TfTree
+from sdf_tools.transform import Transform
+
+LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
+                     reliability=ReliabilityPolicy.RELIABLE)
+TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
+# robot_state_publisher's sensor-data QoS (best effort: matches reliable and best-effort
+# publishers), with a deeper queue so that a busy machine does not drop a 1 kHz stream.
+JOINT_STATES_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT,
+                              durability=DurabilityPolicy.VOLATILE)
+ACTOR_FALLBACK_HZ = 20.0  # actor frames when publish_frequency is 0
+
+
+def fill(msg: TransformStamped, x: Transform) -> TransformStamped:
+    """Set the transform fields of ``msg`` from ``x``."""
+    t, r = msg.transform.translation, msg.transform.rotation
+    t.x, t.y, t.z = x.p
+    r.w, r.x, r.y, r.z = x.q
+    return msg
+
+
+class DescriptionPublisher(Node):
+    """Publish robot_description, /tf_static and /tf for one description."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__('description_publisher', **kwargs)  # type: ignore[arg-type]
+        for spec in PUBLISHER_PARAMS:
+            self.declare_parameter(spec.name, spec.default, ParameterDescriptor(
+                description=spec.description, dynamic_typing=spec.dynamic_typing))
+        self.params = self._read_params()
+        self._description_pub = self.create_publisher(String, 'robot_description', LATCHED)
+        self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
+        self._tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
+        self.create_subscription(JointState, 'joint_states', self._on_joint_states, JOINT_STATES_QOS)
+        self._logged: set[str] = set()
+        self._tree: TfTree | None = None
+        self._mapper: JointStateMapper | None = None
+        self._throttle = PublishThrottle()
+        self._moving_msgs: dict[tuple[str, str], TransformStamped] = {}
+        self._topic_text: str | None = None
+        self._topic_sub: Subscription[String] | None = None
+        self._actor_timer: Timer | None = None
+        self._actor_t0 = self.get_clock().now()
+        self.add_on_set_parameters_callback(self._check_params)
+        self.add_post_set_parameters_callback(self._params_changed)
+        self.reload()
+        self._subscribe_description_topic()
+
+    # -- parameters ---------------------------------------------------------------------------
+    def _read_params(self) -> PublisherParams:
+        values = {s.name: self.get_parameter(s.name).value for s in PUBLISHER_PARAMS}
+        params, problems = PublisherParams.from_values(values)
+        for p in problems:
+            self.get_logger().error(f'{p}; using the default')
+        return params
+
+    def _check_params(self, parameters: list[Parameter[Any]]) -> SetParametersResult:
+        for p in parameters:
+            if any(s.name == p.name for s in PUBLISHER_PARAMS):
+                reason = check_value(p.name, p.value)
+                if reason is not None:
+                    return SetParametersResult(successful=False, reason=reason)
+        return SetParametersResult(successful=True)
+
+    def _params_changed(self, parameters: list[Parameter[Any]]) -> None:
+        names = {p.name for p in parameters}
+        self.params = self._read_params()
+        if names & {'description_file', 'robot_description'}:
+            self._topic_text = None  # the newest source wins
+        if names & RELOAD_PARAMS:
+            self.reload()
+        elif 'publish_frequency' in names:
+            self._restart_actor_timer()
+        if 'description_topic' in names:
+            self._subscribe_description_topic()
+
+    # -- loading ------------------------------------------------------------------------------
+    def _log_once(self, level: str, text: str) -> None:
+        if text not in self._logged:
+            self._logged.add(text)
+            getattr(self.get_logger(), level)(text)
+
+    def reload(self, text: str | None = None, text_source: str | None = None) -> bool:
+        """Load the description again and publish it; keep the old one on failure."""
+        if text is None and self._topic_text is not None:
+            text, text_source = self._topic_text, f'topic {self.params.description_topic}'
+        loaded = load_description(self.params, text=text, text_source=text_source)
+        self._logged.clear()
+        self._report(loaded)
+        if loaded.tree is None:
+            if self._tree is not None:
+                self.get_logger().error(f'{loaded.source}: not loaded; still publishing the '
+                                        'previous description')
+            return False
+        self._tree = loaded.tree
+        self._mapper = JointStateMapper(loaded.tree)
+        self._throttle = PublishThrottle()
+        self._moving_msgs = {}
+        if loaded.text is not None:
+            self._description_pub.publish(String(data=loaded.text))
+        self._publish_static(loaded.tree)
+        self._actor_t0 = self.get_clock().now()
+        self._restart_actor_timer()
+        self.get_logger().info(
+            f'{loaded.source}: publishing {len(loaded.tree.fixed)} static and '
+            f'{len(loaded.tree.moving)} moving transforms, {len(loaded.tree.actors)} actor(s)'
+            + ('' if loaded.text is not None else '; no robot_description'))
+        return True
+
+    def _report(self, loaded: LoadedDescription) -> None:
+        for text in loaded.errors:
+            self._log_once('error', text)
+        for text in loaded.tf_notes:
+            self._log_once('warning', text)
+        for text in loaded.warnings:
+            self._log_once('debug', text)
+        if loaded.warnings:
+            self.get_logger().info(f'{loaded.source}: {len(loaded.warnings)} warning(s) from the '
+                                   f'reader, e.g. {loaded.warnings[0]} (all at debug level)')
+
+    def _subscribe_description_topic(self) -> None:
+        if self._topic_sub is not None:
+            self.destroy_subscription(self._topic_sub)
+            self._topic_sub = None
+        topic = self.params.description_topic
+        if not topic:
+            return
+        own = self.resolve_topic_name('robot_description')
+        if self.resolve_topic_name(topic) == own:
+            self.get_logger().error(f'description_topic [{topic}] is where this node publishes: '
+                                    'not subscribed')
+            return
+        self._topic_sub = self.create_subscription(String, topic, self._on_description, LATCHED)
+
+    def _on_description(self, msg: String) -> None:
+        self._topic_text = msg.data
+        self.reload()
+
+    # -- publishing ---------------------------------------------------------------------------
+    def _frame(self, name: str) -> str:
+        return self.params.frame_prefix + name
+
+    def _stamped(self, parent: str, child: str, x: Transform, stamp: object) -> TransformStamped:
+        msg = TransformStamped()
+        msg.header.stamp = stamp
+        msg.header.frame_id = self._frame(parent)
+        msg.child_frame_id = self._frame(child)
+        return fill(msg, x)
+
+    def _publish_static(self, tree: TfTree) -> None:
+        now = self.get_clock().now().to_msg()
+        msg = TFMessage(transforms=[self._stamped(f.parent, f.child, f.transform, now)
+                                    for f in tree.fixed])
+        self._static_pub.publish(msg)
+
+    def _on_joint_states(self, msg: JointState) -> None:
+        if self._mapper is None:
+            return
+        names: Sequence[str] = msg.name
+        stamp = Time.from_msg(msg.header.stamp).nanoseconds
+        now = self.get_clock().now().nanoseconds
+        publish, moved_back = self._throttle.check(names, stamp, now, self.params.publish_frequency,
+                                                   self.params.ignore_timestamp)
+        if moved_back:
+            self.get_logger().warning('Moved backwards in time, re-publishing joint transforms!')
+        if not publish:
+            return
+        result = self._mapper.transforms(names, msg.position)
+        for text in result.reports:
+            self.get_logger().warning(text)
+        if result.edges:
+            out = []
+            for parent, child, x in result.edges:
+                tf = self._moving_msgs.get((parent, child))
+                if tf is None:
+                    tf = self._stamped(parent, child, x, msg.header.stamp)
+                    self._moving_msgs[(parent, child)] = tf
+                tf.header.stamp = msg.header.stamp
+                out.append(fill(tf, x))
+            self._tf_pub.publish(TFMessage(transforms=out))
+        self._throttle.mark(names, stamp)
+
+    def _restart_actor_timer(self) -> None:
+        if self._actor_timer is not None:
+            self.destroy_timer(self._actor_timer)
+            self._actor_timer = None
+        if self._tree is None or not self._tree.actors:
+            return
+        hz = self.params.publish_frequency or ACTOR_FALLBACK_HZ
+        self._actor_timer = self.create_timer(1.0 / hz, self._publish_actors)
+
+    def _script_time(self) -> float:
+        now = self.get_clock().now()
+        if self.get_parameter('use_sim_time').value:
+            return now.nanoseconds * 1e-9
+        return (now - self._actor_t0).nanoseconds * 1e-9
+
+    def _publish_actors(self) -> None:
+        if self._tree is None:
+            return
+        t = self._script_time()
+        stamp = self.get_clock().now().to_msg()
+        self._tf_pub.publish(TFMessage(transforms=[
+            self._stamped(a.parent, a.child, a.motion.pose_at(t), stamp) for a in self._tree.actors]))
+
+
+def events_executor() -> Callable[[], Executor] | None:
+    """Return rclpy's events executor class where it exists (Jazzy and later), else None.
+
+    It has several times less overhead per callback than the single-threaded
+    executor, which is what a 1 kHz joint_states stream needs.
+    """
+    try:
+        from rclpy.experimental import EventsExecutor  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return EventsExecutor
+
+
+def stop_on_signals() -> threading.Event:
+    """Return an event set by SIGINT or SIGTERM (Python handlers, checked between callbacks)."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    return stop
+
+
+def spin_until(node: Node, stop: threading.Event) -> None:
+    """Spin ``node`` until ``stop`` is set, with the fastest executor this rclpy has.
+
+    A loop of ``spin_once`` with our own signal handlers: the events executor
+    ignores rclpy's handlers, and this way no executor thread outlives the node.
+    """
+    factory = events_executor()
+    executor = factory() if factory is not None else SingleThreadedExecutor()
+    executor.add_node(node)
+    while not stop.is_set():
+        executor.spin_once(timeout_sec=0.1)
+    executor.remove_node(node)
+
+
+def main(args: list[str] | None = None) -> int:
+    """Run the node until SIGINT or SIGTERM."""
+    rclpy.init(args=args if args is not None else sys.argv,
+               signal_handler_options=SignalHandlerOptions.NO)
+    stop = stop_on_signals()
+    node = DescriptionPublisher()
+    try:
+        spin_until(node, stop)
+    finally:
+        node.destroy_node()
+        rclpy.try_shutdown()
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""From parameters to description text and TF tree (no ROS)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from sdf_tools.ros.description import load_description
+from sdf_tools.ros.params import PublisherParams
+
+DATA = Path(__file__).resolve().parents[1] / 'data'
+ARM = DATA / 'urdf' / 'arm.urdf'
+XACRO = DATA / 'urdf' / 'two_link.urdf.xacro'
+
+
+def params(**values: object) -> PublisherParams:
+    p, problems = PublisherParams.from_values(values)
+    assert not problems
+    return p
+
+
+def test_a_urdf_is_passed_through_as_written() -> None:
+    d = load_description(params(description_file=str(ARM)))
+    assert d.ok and d.text == ARM.read_text() and not d.errors
+
+
+XACRO_TEXT = """<?xml version="1.0"?>
+<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">
+  <xacro:arg name="joint" default="j"/>
+  <link name="a"/><link name="b"/>
+  <joint name="$(arg joint)" type="continuous"><parent link="a"/><child link="b"/></joint>
+</robot>
+"""
+
+
+def test_xacro_file_and_xacro_text_are_expanded() -> None:
+    from_file = load_description(params(description_file=str(XACRO)))
+    assert from_file.ok and from_file.text is not None
+    assert '<robot' in from_file.text and 'xacro:' not in from_file.text
+    from_text = load_description(params(robot_description=XACRO_TEXT, xacro_args='joint:=hinge'))
+    assert from_text.tree is not None and set(from_text.tree.moving) == {'hinge'}
+    assert from_text.text is not None and 'name="hinge"' in from_text.text
+
+
+def test_an_sdf_model_is_converted_and_tf_follows_the_urdf() -> None:
+    d = load_description(params(description_file=str(DATA / 'ros' / 'nested_robot.sdf')))
+    assert d.ok and d.text is not None and '<robot name="crane"' in d.text
+    assert d.tree is not None
+    assert 'tower/hook/spin__axis3' in d.tree.moving  # the URDF's joint names drive TF
+    assert d.tree.aliases['crane::tower::slew'] == 'tower/slew'
+    assert d.tree.parents()['tower/hook'] == 'tower/hook/trolley'  # a frame only SDFormat has
+
+
+def test_sdf_format_passes_the_resolved_sdf() -> None:
+    d = load_description(params(description_file=str(DATA / 'ros' / 'nested_robot.sdf'),
+                                robot_description_format='sdf'))
+    assert d.ok and d.text is not None and '<sdf ' in d.text and 'version="1.9"' in d.text
+    assert d.tree is not None and 'tower/hook/spin' in d.tree.moving  # TF from the SDFormat
+
+
+def test_a_world_of_several_models_has_tf_but_no_urdf() -> None:
+    d = load_description(params(description_file=str(DATA / 'ros' / 'two_robots_world.sdf')))
+    assert d.ok and d.text is None
+    assert any('name one with the model option' in e for e in d.errors)
+    picked = load_description(params(description_file=str(DATA / 'ros' / 'two_robots_world.sdf'),
+                                     model='cart'))
+    assert picked.text is not None and '<robot name="cart"' in picked.text
+
+
+def test_urdf_joint_renamed_by_the_reader_keeps_its_urdf_name(tmp_path: Path) -> None:
+    urdf = tmp_path / 'clash.urdf'
+    urdf.write_text('<robot name="r"><link name="a"/><link name="b"/>\n'
+                    '<joint name="b" type="revolute"><parent link="a"/><child link="b"/>'
+                    '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>'
+                    '</joint></robot>')
+    d = load_description(params(description_file=str(urdf)))
+    assert d.tree is not None and d.tree.aliases['b'] == 'b_joint'
+
+
+def test_bad_input_gives_errors_with_file_and_line(tmp_path: Path) -> None:
+    missing = load_description(params(description_file='/nonexistent/robot.sdf'))
+    assert not missing.ok and 'no such file' in missing.errors[0]
+    bad = tmp_path / 'bad.sdf'
+    bad.write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n<model name="m">\n'
+                   '<link name="a"><pose relative_to="x"/></link></model></sdf>\n')
+    d = load_description(params(description_file=str(bad)))
+    assert not d.ok and d.errors[0].startswith(f'{bad}:4: error: [POSE_RELATIVE_TO_INVALID]')
+    empty = load_description(params())
+    assert not empty.ok and 'set parameter description_file or robot_description' in empty.errors[0]
+    model = load_description(params(description_file=str(ARM), model='other'))
+    assert not model.ok and 'holds model [arm] only' in model.errors[0]
