@@ -1,4 +1,4 @@
-"""The ``sdf_tools`` command line: inspect, check, frames.
+"""The ``sdf_tools`` command line: inspect, check, frames, convert.
 
 Exit codes: 0 valid, 1 invalid (errors found), 2 unusable input or usage.
 """
@@ -9,9 +9,12 @@ import json
 import sys
 from collections.abc import Sequence
 
+from sdf_tools.convert.command import main as convert_main
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
+from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
+from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
 from sdf_tools.transform import Transform
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
@@ -81,6 +84,10 @@ def _print_frames(result: LoadResult) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ['convert']:
+        # Its own parser: xacro arguments may come after the options there.
+        return convert_main(args[1:])
     parser = argparse.ArgumentParser(prog='sdf_tools',
                                      description='Read SDFormat, URDF and xacro as libsdformat does.')
     sub = parser.add_subparsers(dest='command', required=True)
@@ -94,10 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_frames = sub.add_parser('frames', help='print the frame tree with world poses')
     p_frames.add_argument('file')
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    sub.add_parser('convert', help='convert SDFormat, URDF or xacro to SDFormat or URDF, '
+                   'reporting every loss (sdf_tools convert -h for the options)')
+    add_spawn_commands(sub)
     try:
         ns = parser.parse_args(argv)
     except SystemExit as exc:
         return EXIT_UNUSABLE if exc.code else EXIT_VALID
+    if ns.command in SPAWN_COMMANDS:
+        return run_spawn_command(ns)
     xargs = _xacro_args(ns.args)
     if xargs is None:
         print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)

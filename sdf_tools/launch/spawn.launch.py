@@ -1,0 +1,33 @@
+"""Spawn a model into a running Gazebo with sdf_tools' spawner node (ROS 2 Humble, Jazzy, Kilted).
+
+    ros2 launch sdf_tools spawn.launch.py file:=/path/robot.urdf.xacro xacro_args:="arm:=left" \
+        name:=robot z:=0.1 Y:=1.57
+    ros2 launch sdf_tools spawn.launch.py topic:=robot_description name:=robot relative_to:=dock
+
+Every argument (``ros2 launch sdf_tools spawn.launch.py --show-args``) and how
+it becomes a node parameter: sdf_tools.ros.spawn_launch_logic. The node
+validates, converts and spawns the model, checks that it exists in the world
+and exits (status 1 on failure) unless exit_after_spawn:=false.
+"""
+from __future__ import annotations  # noqa: I001 (ruff takes launch/ here for the launch package)
+
+from launch import LaunchContext, LaunchDescription
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.substitutions import LaunchConfiguration
+from launch_ros.actions import Node
+
+from sdf_tools.ros.spawn_launch_logic import LAUNCH_ARGUMENTS, spawner_parameters
+
+
+def _spawner(context: LaunchContext) -> list[Node]:
+    values = {name: LaunchConfiguration(name).perform(context) for name, _, _ in LAUNCH_ARGUMENTS}
+    return [Node(package='sdf_tools', executable='spawner', name=values['node_name'],
+                 output='screen', parameters=[spawner_parameters(values)])]
+
+
+def generate_launch_description() -> LaunchDescription:
+    return LaunchDescription([
+        *(DeclareLaunchArgument(name, default_value=default, description=text)
+          for name, default, text in LAUNCH_ARGUMENTS),
+        OpaqueFunction(function=_spawner),
+    ])

@@ -1,0 +1,45 @@
+"""Spawn, delete, move and list models in a running simulator (Gazebo), with results you can trust.
+
+Pure Python (no rclpy): the ROS node (:mod:`sdf_tools.ros.spawner_node`) and
+the ``sdf_tools spawn`` command are thin layers over :func:`spawn`,
+:func:`delete`, :func:`set_pose` and :func:`list_entities`. A simulator is a
+:class:`SimulatorBackend`; :func:`make_backend` returns Gazebo's over the
+``gz``/``ign`` tools or gz-transport's Python bindings.
+
+    backend = make_backend('auto')
+    outcome = spawn(backend, SpawnRequest(ModelSource(file='robot.urdf.xacro',
+                                                      xacro_args={'arm': 'true'}),
+                                          name='robot', pose=Transform((0, 0, 0.1))))
+    print(outcome.code.name, outcome.entity_name, outcome.details())
+"""
+from __future__ import annotations
+
+from sdf_tools.spawn.backend import CreateRequest, EntityInfo, SimulatorBackend
+from sdf_tools.spawn.backends import BACKENDS, make_backend
+from sdf_tools.spawn.errors import BackendError, BackendTimeoutError, BackendUnavailableError
+from sdf_tools.spawn.pipeline import SpawnRequest, delete, list_entities, set_pose, spawn
+from sdf_tools.spawn.prepare import FORMATS, ModelSource, PreparedModel, prepare_model
+from sdf_tools.spawn.result import Outcome, ResultCode, to_simulation_interfaces
+
+__all__ = [
+    'BACKENDS',
+    'FORMATS',
+    'BackendError',
+    'BackendTimeoutError',
+    'BackendUnavailableError',
+    'CreateRequest',
+    'EntityInfo',
+    'ModelSource',
+    'Outcome',
+    'PreparedModel',
+    'ResultCode',
+    'SimulatorBackend',
+    'SpawnRequest',
+    'delete',
+    'list_entities',
+    'make_backend',
+    'prepare_model',
+    'set_pose',
+    'spawn',
+    'to_simulation_interfaces',
+]

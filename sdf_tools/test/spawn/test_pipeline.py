@@ -1,0 +1,171 @@
+"""The spawn pipeline against an in-memory Gazebo: codes, names, frames and confirmation."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from sdf_tools.spawn import ModelSource, ResultCode, SpawnRequest, delete, list_entities, set_pose, spawn
+from sdf_tools.spawn.backend import EntityInfo
+from sdf_tools.transform import Transform
+from spawn.fake_gazebo import FakeGazebo
+
+DATA = Path(__file__).resolve().parents[1] / 'data' / 'spawn'
+BOX = ('<sdf version="1.9"><model name="box"><link name="base"><collision name="c"><geometry>'
+       '<box><size>1 1 1</size></box></geometry></collision></link></model></sdf>')
+
+
+def box(**kwargs: object) -> SpawnRequest:
+    return SpawnRequest(ModelSource(text=BOX, source_name='box.sdf'), **kwargs)  # type: ignore[arg-type]
+
+
+def test_spawn_returns_the_model_name_and_world_pose_once_the_entity_exists() -> None:
+    gz = FakeGazebo()
+    out = spawn(gz, box(pose=Transform((1.0, 2.0, 3.0))))
+    assert out.code is ResultCode.OK, out.details()
+    assert (out.entity_name, out.world, out.pose) == ('box', 'default', Transform((1.0, 2.0, 3.0)))
+
+
+def test_spawn_refuses_a_taken_name_without_renaming() -> None:
+    gz = FakeGazebo()
+    assert spawn(gz, box()).ok
+    out = spawn(gz, box())
+    assert out.code is ResultCode.NAME_NOT_UNIQUE
+    assert '[box] already exists in world [default]' in out.message
+    assert len(gz.created) == 1  # not even sent
+
+
+def test_spawn_with_renaming_returns_gazebos_new_name() -> None:
+    gz = FakeGazebo()
+    names = [spawn(gz, box(allow_renaming=True)).entity_name for _ in range(3)]
+    assert names == ['box', 'box_0', 'box_1']
+
+
+@pytest.mark.parametrize('name,fragment', [
+    ('a::b', 'scope delimiter'), ('world', 'reserved'), ('__x__', 'reserved'),
+    ('two words', 'topic'), ('a=b', 'topic')])
+def test_spawn_refuses_invalid_names(name: str, fragment: str) -> None:
+    out = spawn(FakeGazebo(), box(name=name))
+    assert out.code is ResultCode.NAME_INVALID
+    assert fragment in out.message
+
+
+@pytest.mark.parametrize('namespace', ['1robot', 'a//b', 'a/', 'a-b'])
+def test_spawn_refuses_invalid_namespaces(namespace: str) -> None:
+    out = spawn(FakeGazebo(), box(namespace=namespace))
+    assert out.code is ResultCode.NAMESPACE_INVALID
+    assert f'[{namespace}]' in out.message
+
+
+@pytest.mark.parametrize('pose', [Transform((math.nan, 0.0, 0.0)), Transform(q=(0.0, 0.0, 0.0, 0.0)),
+                                  Transform((math.inf, 0.0, 0.0))])
+def test_spawn_refuses_invalid_poses(pose: Transform) -> None:
+    assert spawn(FakeGazebo(), box(pose=pose)).code is ResultCode.INVALID_POSE
+
+
+def test_spawn_normalises_a_scaled_quaternion() -> None:
+    out = spawn(FakeGazebo(), box(pose=Transform(q=(2.0, 0.0, 0.0, 0.0))))
+    assert out.ok and out.pose == Transform()
+
+
+def test_pose_relative_to_an_entity_is_sent_in_the_world_frame() -> None:
+    gz = FakeGazebo()
+    table = Transform.from_xyz_rpy((1.0, 0.0, 0.5), (0.0, 0.0, math.pi / 2))
+    gz.worlds['default'].append(EntityInfo('table', 99, 'model', table, table))
+    out = spawn(gz, box(pose=Transform((1.0, 0.0, 0.0)), relative_to='table'))
+    assert out.ok
+    assert out.pose is not None and out.pose.p == pytest.approx((1.0, 1.0, 0.5))
+    assert gz.created[-1].relative_to == ''  # gz-sim ignores relative_to: resolved here
+
+
+def test_pose_relative_to_an_unknown_frame_is_invalid() -> None:
+    out = spawn(FakeGazebo(), box(pose=Transform(), relative_to='nowhere'))
+    assert out.code is ResultCode.INVALID_POSE
+    assert '[nowhere]' in out.message
+
+
+def test_a_gazebo_that_accepts_but_never_creates_gives_operation_failed() -> None:
+    out = spawn(FakeGazebo(refuse_all=True), box(), timeout=0.2)
+    assert out.code is ResultCode.OPERATION_FAILED
+    assert 'no such entity appeared' in out.message
+
+
+def test_no_running_gazebo_gives_timeout_with_a_hint() -> None:
+    out = spawn(FakeGazebo(running=False), box())
+    assert out.code is ResultCode.TIMEOUT
+    assert 'is Gazebo running' in out.message
+
+
+def test_an_unknown_world_gives_not_found_with_the_running_worlds() -> None:
+    gz = FakeGazebo(worlds={'shop': [], 'lab': []})
+    out = spawn(gz, box(world='moon'))
+    assert out.code is ResultCode.NOT_FOUND
+    assert 'world [moon] not found: Gazebo runs [shop], [lab]' in out.message
+
+
+def test_without_a_world_the_first_running_one_is_used() -> None:
+    gz = FakeGazebo(worlds={'shop': [], 'lab': []})
+    assert spawn(gz, box()).world == 'shop'
+
+
+def test_a_model_too_long_for_one_request_goes_through_a_file_that_is_removed_after() -> None:
+    gz = FakeGazebo(max_inline_sdf=10)
+    out = spawn(gz, box())
+    assert out.ok, out.details()
+    sent = gz.created[-1]
+    assert sent.sdf == '' and sent.sdf_filename.endswith('.sdf')
+    assert not Path(sent.sdf_filename).exists()
+
+
+def test_delete_confirms_the_entity_is_gone() -> None:
+    gz = FakeGazebo()
+    spawn(gz, box())
+    out = delete(gz, 'box')
+    assert out.code is ResultCode.OK
+    assert not list_entities(gz)[1]
+
+
+def test_delete_of_an_unknown_entity_is_not_found() -> None:
+    assert delete(FakeGazebo(), 'ghost').code is ResultCode.NOT_FOUND
+
+
+def test_delete_of_a_link_is_refused() -> None:
+    gz = FakeGazebo()
+    spawn(gz, box())
+    out = delete(gz, 'box::base')
+    assert out.code is ResultCode.OPERATION_FAILED
+    assert 'top-level' in out.message
+
+
+def test_set_pose_confirms_the_new_pose_in_any_frame() -> None:
+    gz = FakeGazebo()
+    spawn(gz, box(pose=Transform((1.0, 0.0, 0.0))))
+    out = set_pose(gz, 'box', Transform((0.0, 0.0, 2.0)), relative_to='box')
+    assert out.ok and out.pose == Transform((1.0, 0.0, 2.0))
+
+
+def test_set_pose_of_an_unknown_entity_is_not_found() -> None:
+    assert set_pose(FakeGazebo(), 'ghost', Transform()).code is ResultCode.NOT_FOUND
+
+
+def test_set_pose_that_gazebo_does_not_apply_is_operation_failed() -> None:
+    gz = FakeGazebo()
+    spawn(gz, box())
+    gz.refuse_all = True
+    out = set_pose(gz, 'box', Transform((5.0, 0.0, 0.0)), timeout=0.2)
+    assert out.code is ResultCode.OPERATION_FAILED
+
+
+def test_list_without_gazebo_is_a_timeout() -> None:
+    outcome, entities = list_entities(FakeGazebo(running=False))
+    assert outcome.code is ResultCode.TIMEOUT and entities == []
+
+
+def test_invalid_model_is_refused_before_gazebo_is_asked() -> None:
+    gz = FakeGazebo()
+    out = spawn(gz, SpawnRequest(ModelSource(file=str(DATA / 'invalid.sdf'))))
+    assert out.code is ResultCode.RESOURCE_PARSE_ERROR
+    assert not gz.created
+    assert any(d.code.value == 'DUPLICATE_NAME' and d.line == 6 and d.file.endswith('invalid.sdf')
+               for d in out.diagnostics)
