@@ -1,0 +1,299 @@
+"""URDF (and xacro) -> SDFormat: the model the URDF reader built, made into what Gazebo loads.
+
+The URDF reader already places the robot in SDFormat 1.9 terms (each joint
+relative to its parent link, each link relative to its joint). This module
+does what libsdformat's URDF parser does on top of that, and reports it:
+
+1. ``<gazebo>`` blocks are read (:mod:`~sdf_tools.convert.gazebo_tags`);
+2. fixed joints are lumped (:mod:`~sdf_tools.convert.lumping`), the blocks of
+   a lumped link moving with it; ``<frame>``\\ s named after each lumped
+   joint and link keep those names usable (sensors, plugins, TF);
+3. links without mass are folded, given a mass or dropped
+   (:mod:`~sdf_tools.convert.massless`);
+4. visuals and collisions get libsdformat's names, joints SDFormat types
+   (:mod:`~sdf_tools.convert.joint_types`);
+5. every ``<gazebo>`` tag is put where libsdformat puts it
+   (:mod:`~sdf_tools.convert.gazebo_apply`), URDF colors become SDFormat
+   materials, and URDF-only elements are carried as ``<urdf:...>``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sdf_tools.convert import gazebo_apply as ga
+from sdf_tools.convert.gazebo_model import Targets, apply_to_model, check_blocks
+from sdf_tools.convert.gazebo_tags import GazeboBlock, lumping_switches, parse_blocks
+from sdf_tools.convert.joint_types import JointOutput, floating, locked_revolute, planar
+from sdf_tools.convert.lumping import (
+    Body,
+    Lumping,
+    Tree,
+    build_tree,
+    make_bodies,
+    reduce_fixed_joints,
+    walk_order,
+)
+from sdf_tools.convert.massless import (
+    default_inertial,
+    default_mass_message,
+    folds_massless,
+    is_massless,
+)
+from sdf_tools.convert.material_colors import Rgba, carry_custom, visual_colors
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.plugin_frames import rewrite_references
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.sdf_elements import identity_pose
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.model import Frame, Joint, Link, Model
+from sdf_tools.urdf.link import sdf_shape_name
+
+
+@dataclass
+class UrdfState:
+    """Everything the conversion of one robot works on."""
+
+    model: Model
+    options: ConversionOptions
+    report: ConversionReport
+    tree: Tree
+    bodies: dict[str, Body]
+    blocks: list[GazeboBlock]
+    keyed: dict[str, list[GazeboBlock]] = field(default_factory=dict)
+    lumping: Lumping = field(default_factory=Lumping)
+    dropped: set[str] = field(default_factory=set)
+    libsdf_drops: set[str] = field(default_factory=set)
+    locked: set[str] = field(default_factory=set)  # disableFixedJointLumping joints
+    renamed: dict[tuple[str, str], str] = field(default_factory=dict)
+
+
+def _where(item: Link | Joint) -> tuple[str | None, int | None]:
+    return (item.loc.file if item.loc else None, item.loc.line if item.loc else None)
+
+
+def _on_lump(state: UrdfState, link: str, joint: Joint) -> None:
+    """Move the blocks of a lumped link to its parent, re-posing them (libsdformat's order)."""
+    moved = state.keyed.pop(link, [])
+    x_pc = joint.pose.value if joint.pose is not None else None
+    for b in moved:
+        if x_pc is not None:
+            b.reduction = x_pc * b.reduction
+    state.keyed.setdefault(joint.parent, []).extend(moved)
+    absorber = state.bodies[joint.parent].link.name
+    state.report.add(ReportKind.MERGED, f'link[{link}]',
+                     f'merged into link [{absorber}] through fixed joint [{joint.name}] (mass, '
+                     f'visuals and collisions moved); <frame>s [{joint.name}] and [{link}] keep '
+                     'their names', *_where(state.bodies[link].link))
+
+
+def _lump(state: UrdfState) -> None:
+    preserve, disable = lumping_switches(state.blocks)
+    state.locked = disable
+    opts = state.options
+    fold = folds_massless(opts.massless_links)
+    lumpable = {j.name for j in state.model.joints if j.type == 'fixed'
+                and j.name not in preserve | disable and (not opts.keep_fixed_joints or fold)}
+
+    def should_lump(joint: Joint) -> bool:
+        return not opts.keep_fixed_joints or is_massless(state.bodies[joint.child].link.inertial)
+
+    state.lumping = reduce_fixed_joints(state.tree, state.bodies, lumpable, should_lump,
+                                        lambda link, joint: _on_lump(state, link, joint))
+    for b in state.blocks:
+        for tag, what in (('preserveFixedJoint', 'kept as a fixed joint'),
+                          ('disableFixedJointLumping', 'kept, as a locked revolute joint')):
+            value = b.values.pop(tag, None)
+            if value is None:
+                continue
+            joint = state.tree.joints.get(b.reference)
+            file = b.loc.file if b.loc else None
+            if joint is None or joint.type != 'fixed':
+                state.report.add(ReportKind.DROPPED, f'gazebo[reference={b.reference}]/{tag}',
+                                 f'[{b.reference}] is not a fixed joint: libsdformat ignores it',
+                                 file, value.line)
+            elif value.value is True and b.reference in (preserve | disable):
+                state.report.add(ReportKind.KEPT, f'gazebo[reference={b.reference}]/{tag}',
+                                 f'joint [{b.reference}] {what}', file, value.line)
+            else:
+                state.report.add(ReportKind.KEPT, f'gazebo[reference={b.reference}]/{tag}',
+                                 f'[{value.value}]: joint [{b.reference}] is lumped as usual',
+                                 file, value.line)
+
+
+def _libsdformat_drops(state: UrdfState) -> set[str]:
+    """Return the links libsdformat leaves out: massless ones (after lumping) and everything below."""
+    out: set[str] = set()
+
+    def drop_all(link: str) -> None:
+        out.add(link)
+        for j in state.tree.child_joints(link):
+            drop_all(j.child)
+
+    def visit(link: str) -> None:
+        if link != 'world' and is_massless(state.bodies[link].link.inertial):
+            drop_all(link)
+            return
+        for j in state.tree.child_joints(link):
+            visit(j.child)
+
+    if state.tree.root:
+        visit(state.tree.root)
+    return out
+
+
+def _settle_mass(state: UrdfState) -> None:
+    policy, mass = state.options.massless_links, state.options.default_mass
+    libsdf = _libsdformat_drops(state)
+    state.libsdf_drops = libsdf
+    lumped = state.lumping.into
+    if policy == 'drop':
+        for name in walk_order(state.tree):
+            if name in libsdf and name not in lumped:
+                state.report.add(ReportKind.DROPPED, f'link[{name}]',
+                                 'left out with its parent joint: it has no mass, or a link above '
+                                 'it has none (massless_links=drop, as libsdformat does)',
+                                 *_where(state.bodies[name].link))
+        state.dropped = libsdf
+        return
+    for name in walk_order(state.tree):
+        link = state.bodies[name].link
+        if name in lumped or not is_massless(link.inertial):
+            continue
+        if policy == 'error':
+            state.report.diagnostics.append(Diagnostic(
+                ErrorCode.URDF_INVALID, f'link [{name}] has no mass: libsdformat would drop it with '
+                'its parent joint and subtree (massless_links=error)', *_where(link)))
+            continue
+        jname = state.tree.parent_joint.get(name)
+        jtype = state.tree.joints[jname].type if jname else ''
+        why = ('the root link' if not jname else
+               'its fixed joint is kept' if jtype == 'fixed' else f'behind a {jtype} joint')
+        link.inertial = default_inertial(link, mass)
+        state.report.add(ReportKind.ASSUMED, f'link[{name}]/inertial',
+                         default_mass_message(mass, why), *_where(link))
+
+
+def _name_shapes(state: UrdfState, out_links: list[str]) -> None:
+    """Give visuals and collisions libsdformat's names; report the ones that changed."""
+    for name in out_links:
+        body = state.bodies[name]
+        for kind, shapes in (('visual', body.visuals), ('collision', body.collisions)):
+            for i, s in enumerate(shapes):
+                new = sdf_shape_name(name, s.work_name, f'_{kind}', i)
+                if s.origin != name or new != s.original:
+                    state.renamed[(s.origin, s.original)] = new
+                    loc = s.item.loc
+                    state.report.add(ReportKind.RENAMED, f'link[{s.origin}]/{kind}[{s.original}]',
+                                     f'is {kind} [{new}] of link [{name}]',
+                                     loc.file if loc else None, loc.line if loc else None)
+                s.item.name = new
+        body.link.visuals = [s.item for s in body.visuals]  # type: ignore[misc]
+        body.link.collisions = [s.item for s in body.collisions]  # type: ignore[misc]
+
+
+def _joint_output(state: UrdfState, joint: Joint, taken: set[str]) -> JointOutput:
+    parent = joint.parent
+    if parent != 'world' and parent in state.lumping.into:
+        joint.parent = state.lumping.absorber(parent)
+        state.report.add(ReportKind.REWRITTEN, f'joint[{joint.name}]/parent',
+                         f'link [{parent}] is merged into [{joint.parent}]: the joint hangs from '
+                         f'[{joint.parent}], placed as before from <frame> [{parent}]', *_where(joint))
+    if joint.type == 'fixed' and joint.name in state.locked:
+        locked_revolute(joint, state.report)
+    if joint.type == 'floating':
+        return floating(joint, state.report)
+    if joint.type == 'planar':
+        return planar(joint, state.options.default_mass, taken, state.report)
+    return JointOutput([joint])
+
+
+def _frames(state: UrdfState) -> list[Frame]:
+    """Return a ``<frame>`` for each lumped joint and link, in lumping order."""
+    frames: list[Frame] = []
+    for link, parent in state.lumping.into.items():
+        if state.lumping.absorber(link) in state.dropped:
+            continue
+        joint = state.tree.joints[state.lumping.joint_of[link]]
+        frames.append(Frame(joint.name, parent, joint.pose, joint.loc))
+        frames.append(Frame(link, joint.name, identity_pose(joint.name), state.bodies[link].link.loc))
+    return frames
+
+
+def _assemble(state: UrdfState) -> None:
+    model, tree = state.model, state.tree
+    order = [n for n in walk_order(tree) if n not in state.lumping.into and n not in state.dropped]
+    _name_shapes(state, order)
+    taken = {lk.name for lk in model.links} | set(tree.joints)
+    links: list[Link] = []
+    joints: list[Joint] = []
+    frames: list[Frame] = []
+    for name in order:
+        jname = tree.parent_joint.get(name)
+        out = _joint_output(state, tree.joints[jname], taken) if jname else JointOutput()
+        links.extend(out.links_before_child)
+        links.append(state.bodies[name].link)
+        joints.extend(out.joints)
+        frames.extend(out.frames)
+    model.links, model.joints, model.frames = links, joints, frames + _frames(state)
+    libsdf_first = next((n for n in order if n not in state.libsdf_drops), '')
+    first = links[0].name if links else ''
+    model.canonical_link = libsdf_first if libsdf_first and libsdf_first != first else ''
+
+
+def _apply_gazebo(state: UrdfState, colors: dict[int, Rgba]) -> None:
+    model = state.model
+    landing = ga.Landing()
+    lumped_joints = {state.lumping.joint_of[k] for k in state.lumping.into}
+    targets = Targets({lk.name for lk in model.links}, {j.name for j in model.joints},
+                      set(state.lumping.into), lumped_joints, state.dropped)
+    check_blocks(state.blocks, targets, landing, state.report)
+    rewrite_references(state.blocks, state.lumping, state.tree, state.renamed, state.report)
+    for link in model.links:
+        blocks = state.keyed.get(link.name, [])
+        for c in link.collisions:
+            ga.apply_to_collision(c, link.name, blocks, landing)
+        for v in link.visuals:
+            ga.apply_to_visual(v, link.name, blocks, landing, colors.get(id(v)))
+        ga.apply_to_link(link, blocks, landing)
+    for joint in model.joints:
+        ga.apply_to_joint(joint, state.keyed.get(joint.name, []), landing)
+    apply_to_model(model, [b for b in state.blocks if not b.reference], landing,
+                   model.pose is not None)
+    landing.report(state.report)
+
+
+def _carry_urdf_only(state: UrdfState) -> None:
+    """Write URDF elements SDFormat lacks as ``<urdf:...>`` custom elements."""
+    model, report = state.model, state.report
+    for link in model.links:
+        link.extras = carry_custom(link.extras, f'link[{link.name}]', report)
+        for v in link.visuals:
+            v.extras = carry_custom(v.extras, f'link[{link.name}]/visual[{v.name}]', report)
+        for c in link.collisions:
+            c.extras = carry_custom(c.extras, f'link[{link.name}]/collision[{c.name}]', report)
+    for joint in model.joints:
+        joint.extras = carry_custom(joint.extras, f'joint[{joint.name}]', report)
+    kept = [e for e in model.extras if e.tag not in ('gazebo', 'material')]
+    model.extras = carry_custom(kept, 'robot', report,
+                                'read by ros2_control and robot_state_publisher from the URDF')
+
+
+def prepare_urdf(model: Model, options: ConversionOptions, report: ConversionReport) -> None:
+    """Turn a URDF-derived model into the model written as SDFormat (in place)."""
+    blocks = parse_blocks(model.extras)
+    state = UrdfState(model, options, report, build_tree(model), make_bodies(model), blocks)
+    for b in blocks:
+        if b.reference:
+            state.keyed.setdefault(b.reference, []).append(b)
+    colors = visual_colors(model, report)
+    _lump(state)
+    _settle_mass(state)
+    _assemble(state)
+    _carry_urdf_only(state)
+    _apply_gazebo(state, colors)
+    if not model.links and not report.errors:
+        loc = model.loc
+        report.diagnostics.append(Diagnostic(
+            ErrorCode.MODEL_WITHOUT_LINK, f'no link of robot [{model.name}] is left: each has no mass '
+            'or hangs below one without (massless_links=drop, as libsdformat does)',
+            loc.file if loc else None, loc.line if loc else None))

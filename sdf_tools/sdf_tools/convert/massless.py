@@ -1,0 +1,73 @@
+"""What URDF -> SDF does with links that have no mass.
+
+libsdformat, converting a URDF, silently leaves out every link other than
+``world`` without ``<inertial>`` or with a mass of 0 (|m| <= 1e-6) after
+fixed-joint lumping -- and with it the link's parent joint and its whole
+subtree, even the links that have mass. A robot with a massless root link
+and no massive fixed child loses every link (libsdformat then rejects it),
+and a massless "dummy" link between two revolute joints (a common way to
+write a two-axis joint in URDF) silently cuts the arm in two.
+
+The default, ``massless_links='lump'``, keeps everything and loses nothing:
+
+* a massless link behind a fixed joint is folded into its parent, exactly
+  as lumping does (its visuals, collisions and child joints move to the
+  parent, and ``<frame>``s keep its name and its joint's name) -- with
+  fixed-joint lumping on (the default) libsdformat already does this, and
+  with ``--keep-fixed-joints`` it is still done for massless links, since a
+  massless link held by a fixed joint is what SDFormat calls a frame;
+* a massless link that cannot be folded (behind a moving joint, the root,
+  or behind a fixed joint the URDF asks to keep with ``preserveFixedJoint``
+  or ``disableFixedJointLumping``) keeps its place and gets the small mass
+  ``default_mass`` (1 g unless set), with the inertia of a solid sphere of
+  radius 5 cm of that mass, at the link origin; each one is reported, so
+  the number is never a silent guess.
+
+The other behaviours:
+
+* ``'default-mass'``: only the regular lumping folds links; every link
+  written without mass gets ``default_mass`` (with ``--keep-fixed-joints``,
+  massless sensor-frame links stay links of 1 g);
+* ``'drop'``: libsdformat's behaviour, each dropped link and joint reported;
+* ``'error'``: a link libsdformat would drop makes the conversion fail,
+  with the link's file and line.
+"""
+from __future__ import annotations
+
+from sdf_tools.model import Inertial, Link
+
+#: libsdformat's test for "no mass" (``ignition::math::equal(mass, 0.0)``).
+MASSLESS_EPS = 1e-6
+#: Radius (m) of the solid sphere whose inertia a link given ``default_mass`` gets.
+DEFAULT_RADIUS = 0.05
+
+POLICIES = ('lump', 'default-mass', 'drop', 'error')
+
+
+def is_massless(inertial: Inertial | None) -> bool:
+    """Return whether libsdformat leaves a link with this inertial out."""
+    return inertial is None or abs(inertial.mass) <= MASSLESS_EPS
+
+
+def folds_massless(policy: str) -> bool:
+    """Return whether massless links behind fixed joints are folded even when joints are kept."""
+    return policy == 'lump'
+
+
+def default_inertial(link: Link, mass: float) -> Inertial:
+    """Return the inertial a massless link is given: ``mass`` as a 5 cm solid sphere.
+
+    The pose of an existing (zero-mass) inertial is kept; without one the
+    centre of mass is the link origin.
+    """
+    moment = 0.4 * mass * DEFAULT_RADIUS * DEFAULT_RADIUS
+    pose = link.inertial.pose if link.inertial is not None else None
+    loc = link.inertial.loc if link.inertial is not None else link.loc
+    return Inertial(mass, (moment, 0.0, 0.0, moment, 0.0, moment), pose, loc)
+
+
+def default_mass_message(mass: float, why: str) -> str:
+    """Return the report message for a link given the default mass."""
+    return (f'has no mass ({why}); written with mass {mass} kg and the inertia of a solid '
+            f'sphere of radius {DEFAULT_RADIUS} m (massless_links option), where libsdformat '
+            'would drop it with its parent joint and subtree')

@@ -1,0 +1,145 @@
+"""Convert a loaded URDF, xacro or SDFormat file to SDFormat 1.9, 1.10 or 1.11.
+
+::
+
+    result = convert_to_sdf(load_file('robot.urdf.xacro'), ConversionOptions())
+    if result.ok:
+        Path('robot.sdf').write_text(result.text)
+    print(result.report.summary())
+
+URDF input is converted as libsdformat converts it when Gazebo loads a URDF
+(fixed-joint lumping, ``<gazebo>`` tags), with every choice reported and
+nothing dropped silently (:mod:`~sdf_tools.convert.from_urdf`). SDFormat
+input of any version is written again in the requested version with every
+resolved pose unchanged (:mod:`~sdf_tools.convert.sdf_upgrade`). Then the
+options that change the model (root transform, fixed base, self-collision,
+URIs, collision and inertia from geometry) are applied
+(:mod:`~sdf_tools.convert.model_options`), and the text is written with a
+comment block listing the report.
+
+An input with errors is refused: the result has no text and the input's
+diagnostics, errors first, in its report.
+"""
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from sdf_tools.convert.from_urdf import prepare_urdf
+from sdf_tools.convert.joint_types import mimic_as_custom
+from sdf_tools.convert.model_options import apply_model_options
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.sdf_upgrade import SourceIndex, upgrade_model, upgrade_world
+from sdf_tools.convert.sdf_writer import WriteOptions, to_text, write_document
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.load import LoadResult
+from sdf_tools.model import Document, Model
+
+__all__ = ['convert_to_sdf']
+
+
+def _refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
+    """Record why the input cannot be converted; return True when it cannot."""
+    problems = options.validate()
+    for p in problems:
+        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
+    report.diagnostics.extend(sorted(result.diagnostics, key=lambda d: d.severity.value))
+    if problems:
+        return True
+    if result.document is None or not result.usable:
+        if not report.errors:
+            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read',
+                                                 result.document.file if result.document else None))
+        return True
+    return bool(result.errors)
+
+
+def _all_models(doc: Document) -> list[Model]:
+    out: list[Model] = []
+
+    def walk(m: Model) -> None:
+        out.append(m)
+        for n in m.models:
+            walk(n)
+
+    for world in doc.worlds:
+        for m in world.models:
+            walk(m)
+    if doc.model is not None:
+        walk(doc.model)
+    return out
+
+
+def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+    if doc.format == 'urdf' and doc.model is not None:
+        prepare_urdf(doc.model, options, report)
+        return
+    src = SourceIndex()
+    for world in doc.worlds:
+        upgrade_world(world, doc.version or '1.9', src, report)
+    if doc.model is not None:
+        upgrade_model(doc.model, src, report)
+    if doc.version and doc.version.strip() != options.sdf_version:
+        loc = doc.loc
+        report.add(ReportKind.REWRITTEN, 'sdf/@version',
+                   f'SDFormat {doc.version.strip()} written as {options.sdf_version}',
+                   loc.file if loc else None, loc.line if loc else None)
+
+
+def _assumed_by_reader(result: LoadResult, report: ConversionReport, urdf: bool) -> None:
+    """List the reader's assumed defaults (an axis, a limit...) as report entries.
+
+    A URDF link without mass is left out: the massless_links policy reports
+    what happens to it.
+    """
+    for d in result.diagnostics:
+        if d.code is not ErrorCode.DEFAULT_ASSUMED or (urdf and '<inertial>' in d.message):
+            continue
+        report.add(ReportKind.ASSUMED, d.xml_path or 'input', d.message, d.file, d.line)
+
+
+def _newer_than_output(doc: Document, version: str, report: ConversionReport) -> None:
+    """Report shapes the output version does not have (libsdformat of that version ignores them)."""
+    if version == '1.11':
+        return
+    for model in _all_models(doc):
+        for link in model.links:
+            named = [(v.name, v.geometry) for v in link.visuals]
+            named += [(c.name, c.geometry) for c in link.collisions]
+            for name, g in named:
+                if g is not None and g.type == 'cone':
+                    report.add(ReportKind.KEPT, f'model[{model.name}]/link[{link.name}]/{name}',
+                               f'<cone> is SDFormat 1.11: kept, and ignored by readers of {version}',
+                               g.loc.file if g.loc else None, g.loc.line if g.loc else None)
+
+
+def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> ConversionResult:
+    """Convert a loaded URDF, xacro or SDFormat document to SDFormat text.
+
+    Args:
+        result: what :func:`sdf_tools.load.load_file` returned for the input.
+        options: the conversion options (``sdf_version``, ``keep_fixed_joints``,
+            ``massless_links``, ``uris``...).
+
+    Returns:
+        The SDFormat text (None on failure) and the report of every default
+        assumed and every element renamed, merged, rewritten or dropped.
+    """
+    report = ConversionReport()
+    if _refuse(result, options, report) or result.document is None:
+        return ConversionResult(None, 'sdf', report)
+    doc = copy.deepcopy(result.document)
+    _assumed_by_reader(result, report, doc.format == 'urdf')
+    _prepare(doc, options, report)
+    base = Path(doc.file).parent if doc.file else None
+    apply_model_options(doc, options, report, base)
+    for model in _all_models(doc):
+        for joint in model.joints:
+            mimic_as_custom(joint, report, options.sdf_version)
+    _newer_than_output(doc, options.sdf_version, report)
+    if report.errors:
+        return ConversionResult(None, 'sdf', report)
+    opts = WriteOptions(version=options.sdf_version, joint_before_child=doc.format == 'urdf')
+    text = to_text(write_document(doc, opts), report.entries, result.document.file)
+    return ConversionResult(text, 'sdf', report)
