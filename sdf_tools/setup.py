@@ -60,6 +60,7 @@ setup(
         'transforms3d>=0.4,<0.5',
         'xacro>=2.0,<3',
         'PyYAML>=5.4,<7',
+        'trimesh>=4,<6',  # convex hulls and inertia from geometry in conversions
     ],
     extras_require={'test': ['pytest>=7', 'hypothesis>=6']},
     zip_safe=False,

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import sys
 
-import rclpy
 from rclpy.node import Node
-from rclpy.signals import SignalHandlerOptions
 
 from sdf_tools.ros.convert_request import ConvertRequest, ConvertResponse, handle_convert
-from sdf_tools.ros.description_publisher import spin_until, stop_on_signals
+from sdf_tools.ros.spin import run_node
 from sdf_tools_interfaces.srv import Convert
 
 
@@ -48,16 +46,7 @@ class ConverterNode(Node):
 
 def main(args: list[str] | None = None) -> int:
     """Run the node until SIGINT or SIGTERM."""
-    rclpy.init(args=args if args is not None else sys.argv,
-               signal_handler_options=SignalHandlerOptions.NO)
-    stop = stop_on_signals()
-    node = ConverterNode()
-    try:
-        spin_until(node, stop)
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(ConverterNode, args)
 
 
 if __name__ == '__main__':

@@ -20,20 +20,15 @@ had and keeps running.
 """
 from __future__ import annotations
 
-import signal
 import sys
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import rclpy
 from geometry_msgs.msg import TransformStamped
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
-from rclpy.executors import Executor, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
-from rclpy.signals import SignalHandlerOptions
 from rclpy.subscription import Subscription
 from rclpy.time import Time
 from rclpy.timer import Timer
@@ -44,6 +39,7 @@ from tf2_msgs.msg import TFMessage
 from sdf_tools.ros.description import LoadedDescription, load_description
 from sdf_tools.ros.joint_states import JointStateMapper, PublishThrottle
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
+from sdf_tools.ros.spin import run_node
 from sdf_tools.ros.tf_tree import TfTree
 from sdf_tools.transform import Transform
 
@@ -250,53 +246,9 @@ class DescriptionPublisher(Node):
             self._stamped(a.parent, a.child, a.motion.pose_at(t), stamp) for a in self._tree.actors]))
 
 
-def events_executor() -> Callable[[], Executor] | None:
-    """Return rclpy's events executor class where it exists (Jazzy and later), else None.
-
-    It has several times less overhead per callback than the single-threaded
-    executor, which is what a 1 kHz joint_states stream needs.
-    """
-    try:
-        from rclpy.experimental import EventsExecutor  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return EventsExecutor
-
-
-def stop_on_signals() -> threading.Event:
-    """Return an event set by SIGINT or SIGTERM (Python handlers, checked between callbacks)."""
-    stop = threading.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
-    return stop
-
-
-def spin_until(node: Node, stop: threading.Event) -> None:
-    """Spin ``node`` until ``stop`` is set, with the fastest executor this rclpy has.
-
-    A loop of ``spin_once`` with our own signal handlers: the events executor
-    ignores rclpy's handlers, and this way no executor thread outlives the node.
-    """
-    factory = events_executor()
-    executor = factory() if factory is not None else SingleThreadedExecutor()
-    executor.add_node(node)
-    while not stop.is_set():
-        executor.spin_once(timeout_sec=0.1)
-    executor.remove_node(node)
-
-
 def main(args: list[str] | None = None) -> int:
     """Run the node until SIGINT or SIGTERM."""
-    rclpy.init(args=args if args is not None else sys.argv,
-               signal_handler_options=SignalHandlerOptions.NO)
-    stop = stop_on_signals()
-    node = DescriptionPublisher()
-    try:
-        spin_until(node, stop)
-    finally:
-        node.destroy_node()
-        rclpy.try_shutdown()
-    return 0
+    return run_node(DescriptionPublisher, args)
 
 
 if __name__ == '__main__':

@@ -7,11 +7,11 @@ Our model keeps every link; these checks reproduce libsdformat's verdict.
 """
 from __future__ import annotations
 
-import numpy as np
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Inertial, Joint, Link, Model
+from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.sdf.values import parse_bool_text
@@ -43,47 +43,21 @@ def lumped_joints(model: Model) -> set[str]:
             if j.type == 'fixed' and j.parent != 'world' and j.name not in keep}
 
 
-def _inertia_matrix(inertial: Inertial) -> tuple[np.ndarray, np.ndarray]:
-    """Return (centre of mass, inertia about it) in the link frame."""
-    ixx, ixy, ixz, iyy, iyz, izz = inertial.inertia
-    m = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-    pose = inertial.pose.value if inertial.pose is not None else IDENTITY
-    r = _rot(pose)
-    return np.array(pose.p), r @ m @ r.T
-
-
-def _rot(t: Transform) -> np.ndarray:
-    w, x, y, z = t.q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
-        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
-        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
-
-
-def _lumped_inertia(root: Link, children: dict[str, list[tuple[Joint, Link]]],
-                    lumped: set[str]) -> tuple[float, np.ndarray] | None:
-    """Mass and inertia (about the combined CoM) of ``root`` with its lumped subtree."""
-    parts: list[tuple[float, np.ndarray, np.ndarray]] = []
+def _lumped_inertial(root: Link, children: dict[str, list[tuple[Joint, Link]]],
+                     lumped: set[str]) -> Inertial | None:
+    """The inertial of ``root`` with every link lumped into it (None if massless)."""
+    total: Inertial | None = root.inertial
     stack: list[tuple[Link, Transform]] = [(root, IDENTITY)]
     while stack:
         link, x_rl = stack.pop()
-        if link.inertial is not None and link.inertial.mass > 0:
-            com, inertia = _inertia_matrix(link.inertial)
-            r = _rot(x_rl)
-            parts.append((link.inertial.mass, np.array(x_rl.p) + r @ com, r @ inertia @ r.T))
         for joint, child in children.get(link.name, []):
-            if joint.name in lumped:
-                origin = joint.pose.value if joint.pose is not None else IDENTITY
-                stack.append((child, x_rl * origin))
-    if not parts:
-        return None
-    mass = sum(p[0] for p in parts)
-    centre = np.sum([p[0] * p[1] for p in parts], axis=0) / mass
-    total = np.zeros((3, 3))
-    for m, c, inertia in parts:
-        d = c - centre
-        total += inertia + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
-    return mass, total
+            if joint.name not in lumped:
+                continue
+            x_rc = x_rl * (joint.pose.value if joint.pose is not None else IDENTITY)
+            if child.inertial is not None:
+                total = combine_inertials(total, child.inertial, x_rc)
+            stack.append((child, x_rc))
+    return total
 
 
 def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
@@ -108,13 +82,10 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
                          f'link [{link.name}] has invalid inertia; libsdformat lumps it into its '
                          'parent and checks only the sum', elements.get(link.name))
             continue
-        summed = _lumped_inertia(link, children, lumped)
+        summed = _lumped_inertial(link, children, lumped)
         if summed is None:
             continue
-        m = summed[1]
-        flat = (float(m[0, 0]), float(m[0, 1]), float(m[0, 2]),
-                float(m[1, 1]), float(m[1, 2]), float(m[2, 2]))
-        if not inertia_is_valid(summed[0], flat):
+        if not inertia_is_valid(summed.mass, summed.inertia):
             absorbs = any(j.name in lumped for j, _ in children.get(link.name, []))
             ctx.error(ErrorCode.LINK_INERTIA_INVALID,
                       f'A link named {link.name} has invalid inertia'
