@@ -104,14 +104,11 @@ def _joint(g: FrameGraphs, scope: str, joint: Joint) -> Json:
 def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool) -> None:
     scope = join(parent_scope, model.name)
     mf = g.ids.get(join(scope, '__model__'))
-    canon = None
-    if mf is not None and not model.static:
-        canon = _body_name(g, mf, world_scope)
-    elif model.static:
-        # A static model is fixed to the world, but libsdformat still names
-        # the link its canonical rule picks.
-        rel = canonical_link_relative_name(model)
-        canon = join(scope, rel) if rel and join(scope, rel) in g.ids else None
+    # The canonical link by libsdformat's structural rule (first link, else
+    # the first nested model's, recursively); null when that is no link.
+    rel = canonical_link_relative_name(model)
+    vid = g.ids.get(join(scope, rel)) if rel else None
+    canon = join(scope, rel) if vid is not None and g.kinds[vid] is Kind.LINK else None
     out['models'].append({'name': scope, 'pose': _pj(_pose(g, scope)),
                           'canonical_link': canon, 'static': model.static})
     out['links'].extend(_link(g, scope, link) for link in model.links)

@@ -153,11 +153,12 @@ def parse_pose_element(ctx: ReadContext, el: etree._Element) -> RawPose:
             return RawPose(IDENTITY, rel, text, fmt, False, loc)
         degrees = parsed
     if fmt not in ('euler_rpy', 'quat_xyzw'):
-        ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+        # libsdformat fails the pose's value (ELEMENT_INVALID), not the attribute.
+        ctx.error(ErrorCode.ELEMENT_INVALID,
                   f"//pose[@rotation_format] [{fmt}] must be 'euler_rpy' or 'quat_xyzw'", el)
         return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
     if fmt == 'quat_xyzw' and degrees:
-        ctx.error(ErrorCode.ATTRIBUTE_INVALID,
+        ctx.error(ErrorCode.ELEMENT_INVALID,
                   "//pose[@degrees='true'] does not apply to rotation_format 'quat_xyzw'", el)
         return RawPose(IDENTITY, rel, text, fmt, degrees, loc)
     key = (text, fmt, degrees)

@@ -98,8 +98,11 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
     seen: set[str] = set()
     for m in list(world.models):
         if m.name in seen:
-            ctx.error(ErrorCode.DUPLICATE_NAME,
-                      f'model with name[{m.name}] already exists in world [{world.name}]', None)
+            loc = m.loc
+            ctx.diagnostics.append(Diagnostic(
+                ErrorCode.DUPLICATE_NAME,
+                f'model with name[{m.name}] already exists in world [{world.name}]',
+                loc.file if loc else ctx.file, loc.line if loc else None))
             world.models.remove(m)
         seen.add(m.name)
     _rename_clashing_frames(ctx, world, seen)

@@ -73,7 +73,7 @@ CASES = [
      'ELEMENT_INVALID', 'finite', 4),
     ('pose_degrees_with_quat', '1.9',
      '<model name="m">\n<link name="a"><pose degrees="true" rotation_format="quat_xyzw">0 0 0 0 0 0 1</pose></link>\n</model>',
-     'ATTRIBUTE_INVALID', 'degrees', 4),
+     'ELEMENT_INVALID', 'degrees', 4),
     ('axis_zero', '1.9',
      '<model name="m">\n<link name="a"/>\n<link name="b"/>\n<joint name="j" type="revolute"><parent>a</parent><child>b</child>\n<axis><xyz>0 0 0</xyz></axis></joint>\n</model>',
      'ELEMENT_INVALID', 'norm', 7),
