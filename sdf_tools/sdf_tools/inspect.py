@@ -103,7 +103,6 @@ def _joint(g: FrameGraphs, scope: str, joint: Joint) -> Json:
 
 def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool) -> None:
     scope = join(parent_scope, model.name)
-    mf = g.ids.get(join(scope, '__model__'))
     # The canonical link by libsdformat's structural rule (first link, else
     # the first nested model's, recursively); null when that is no link.
     rel = canonical_link_relative_name(model)
