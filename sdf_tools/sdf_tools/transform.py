@@ -61,7 +61,7 @@ class Transform:
     def from_xyz_rpy(xyz: Vec3, rpy: Vec3) -> Transform:
         """Build from a position and fixed-axis roll, pitch, yaw (radians)."""
         w, x, y, z = euler2quat(rpy[0], rpy[1], rpy[2], 'sxyz').tolist()
-        return Transform(xyz, normalize_quat((w, x, y, z)))
+        return Transform(xyz, (w, x, y, z))  # euler2quat gives a unit quaternion
 
     @staticmethod
     def from_xyz_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> Transform:

@@ -42,7 +42,7 @@ class ReadContext:
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""
         # The XML path is only worth its cost on a diagnostic (see error()).
-        return Loc(self.file, line_of(el))
+        return Loc(self.file, el.sourceline)  # type: ignore[arg-type]  # int or None in practice
 
     def error(self, code: ErrorCode, message: str, el: etree._Element | None) -> None:
         """Record an error at ``el`` (or at the file when ``el`` is None)."""

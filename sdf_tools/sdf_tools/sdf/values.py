@@ -29,12 +29,8 @@ def index(el: etree._Element) -> dict[str, etree._Element]:
     for elements it queries many times (links, inertials, joints), which keeps
     a 10,000-link world fast.
     """
-    out: dict[str, etree._Element] = {}
-    for c in el:
-        tag = c.tag
-        if isinstance(tag, str) and tag not in out:
-            out[tag] = c
-    return out
+    # Reversed, so the first element of a tag is the one kept (a C-level loop).
+    return {c.tag: c for c in reversed(list(el.iterchildren(etree.Element)))}
 
 
 def child(el: Parent, tag: str) -> etree._Element | None:
