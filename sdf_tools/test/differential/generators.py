@@ -514,12 +514,34 @@ def _model_names(model: Model) -> list[str]:
     return names
 
 
+def _first_model(model: Model) -> Model:
+    return next(c for c in model.children if isinstance(c, Model))
+
+
+def _canonical(model: Model) -> str:
+    """Return the canonical link by libsdformat's structural rule, or ''.
+
+    ``canonical_link``, else the first link, else the first nested model's canonical
+    link, scoped; whether a model is static does not matter here (notes §4.1).
+    """
+    if model.canonical_link:
+        return model.canonical_link
+    links = [c for c in model.children if isinstance(c, Link)]
+    if links:
+        return links[0].name
+    if not any(isinstance(c, Model) for c in model.children):
+        return ''
+    first = _first_model(model)
+    inner = _canonical(first)
+    return f'{first.name}::{inner}' if inner else ''
+
+
 def _body(model: Model, name: str) -> str:
     """Return the body a frame of ``model`` is attached to: a link, or a static model frame.
 
     Follows libsdformat's attached-to graph: frame -> attached_to, joint -> child, nested
-    model -> its ``__model__``, ``__model__`` -> the canonical link (or, without links,
-    the first nested model) unless the model is static.
+    model -> its ``__model__``, ``__model__`` -> the canonical link (or, without one, the
+    first nested model) unless the model is static.
     """
     if '::' in name:
         head, rest = name.split('::', 1)
@@ -528,11 +550,9 @@ def _body(model: Model, name: str) -> str:
     if name == '__model__':
         if model.static == 'true':
             return name
-        if model.canonical_link:
-            return _body(model, model.canonical_link)
-        links = [c for c in model.children if isinstance(c, Link)]
-        models = [c for c in model.children if isinstance(c, Model)]
-        return _body(model, (links or models)[0].name)
+        # The canonical link if there is one (even inside a static nested model), else
+        # the first nested model (libsdformat12-notes.md §4.2).
+        return _canonical(model) or _body(model, _first_model(model).name)
     entity = next(c for c in model.children if c.name == name)
     if isinstance(entity, Frame):
         return _body(model, entity.attached_to or '__model__')
@@ -777,11 +797,13 @@ def _sites(root: Model | World) -> Iterator[_Site]:
 
 
 def _insert(draw: Draw, site: _Site, entity: Entity) -> None:
+    """Insert ``entity`` among the scope's children at a drawn position."""
+    index = draw(st.integers(0, len(site.children)))
     if isinstance(site.container, World):
         assert isinstance(entity, Model | Frame)
-        site.container.children.insert(draw(st.integers(0, len(site.children))), entity)
+        site.container.children.insert(index, entity)
     else:
-        site.container.children.insert(draw(st.integers(0, len(site.children))), entity)
+        site.container.children.insert(index, entity)
 
 
 def _new(kind: str, name: str) -> Entity:
