@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TypeVar
 
 from lxml import etree
 
-from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Extra, Frame, Joint, Link, Model, RawPose
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Extra, Frame, Model, RawPose
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_link
-from sdf_tools.sdf.names import read_name
+from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, get_bool, get_pose, parse_bool_text
 from sdf_tools.xmlsafe import to_xml
 
@@ -124,45 +123,14 @@ def _check_names(ctx: ReadContext, model: Model) -> None:
     Cross-type clashes in 1.7+ files are reported by the frame graph, as
     libsdformat does.
     """
-    model.links = _unique(ctx, 'Link', model.links, model)
-    model.joints = _unique(ctx, 'Joint', model.joints, model)
-    model.frames = _unique(ctx, 'Frame', model.frames, model)
-    model.models = _unique(ctx, 'Model', model.models, model)
+    owner = f'model [{model.name}]'
+    model.links = unique_by_name(ctx, 'Link', model.links, owner)
+    model.joints = unique_by_name(ctx, 'Joint', model.joints, owner)
+    model.frames = unique_by_name(ctx, 'Frame', model.frames, owner)
+    model.models = unique_by_name(ctx, 'Model', model.models, owner)
     if ctx.version_tuple >= (1, 7):
         return
     taken = {m.name for m in model.models}
-    for kind, items, suffix in (('link', model.links, '_link'), ('joint', model.joints, '_joint'),
-                                ('frame', model.frames, '_frame')):
-        for item in items:
-            new = item.name
-            if new in taken:
-                new = item.name + suffix
-                i = 0
-                while new in taken:
-                    new = f'{item.name}{suffix}{i}'
-                    i += 1
-                ctx.warn(ErrorCode.DUPLICATE_NAME,
-                         f'{kind} [{item.name}] in model [{model.name}] clashes with another '
-                         f'name; renamed to [{new}] as libsdformat does for pre-1.7 files', None)
-                item.name = new
-            taken.add(new)
-
-
-_Named = TypeVar('_Named', Link, Joint, Frame, Model)
-
-
-def _unique(ctx: ReadContext, kind: str, items: list[_Named], model: Model) -> list[_Named]:
-    """Keep the first of same-type siblings sharing a name; report the others."""
-    seen: set[str] = set()
-    keep: list[_Named] = []
-    for item in items:
-        if item.name in seen:
-            loc = item.loc
-            ctx.diagnostics.append(Diagnostic(
-                ErrorCode.DUPLICATE_NAME,
-                f'{kind} with name[{item.name}] already exists in model [{model.name}]',
-                loc.file if loc else None, loc.line if loc else None))
-            continue
-        seen.add(item.name)
-        keep.append(item)
-    return keep
+    rename_clashes(ctx, 'link', model.links, '_link', taken, owner)
+    rename_clashes(ctx, 'joint', model.joints, '_joint', taken, owner)
+    rename_clashes(ctx, 'frame', model.frames, '_frame', taken, owner)

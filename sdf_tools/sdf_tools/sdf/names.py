@@ -1,9 +1,12 @@
 """Name rules shared by every named element (libsdformat's Utils and Load)."""
 from __future__ import annotations
 
+from typing import TypeVar
+
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.model import Frame, Joint, Link, Model
 from sdf_tools.sdf.context import ReadContext
 
 
@@ -43,3 +46,48 @@ def check_unique(ctx: ReadContext, items: list[tuple[str, etree._Element]], kind
             drop.add(i)
         seen.add(name)
     return drop
+
+
+Named = TypeVar('Named', Link, Joint, Frame, Model)
+
+
+def unique_by_name(ctx: ReadContext, kind: str, items: list[Named], owner: str) -> list[Named]:
+    """Keep the first of same-type siblings sharing a name; report the others.
+
+    libsdformat keeps the first element of a name and skips the others.
+    """
+    seen: set[str] = set()
+    keep: list[Named] = []
+    for item in items:
+        if item.name in seen:
+            loc = item.loc
+            ctx.diagnostics.append(Diagnostic(
+                ErrorCode.DUPLICATE_NAME, f'{kind} with name[{item.name}] already exists in {owner}',
+                loc.file if loc else ctx.file, loc.line if loc else None))
+            continue
+        seen.add(item.name)
+        keep.append(item)
+    return keep
+
+
+def rename_clashes(ctx: ReadContext, kind: str, items: list[Named], suffix: str,
+                   taken: set[str], owner: str) -> None:
+    """Rename items whose name is taken to ``<name><suffix>`` (then ``...0``, ``...1``).
+
+    libsdformat's rule for name clashes in pre-1.7 models and for world frames
+    named like a model; we report each renaming.
+    """
+    for item in items:
+        new = item.name
+        if new in taken:
+            new, i = item.name + suffix, 0
+            while new in taken:
+                new, i = f'{item.name}{suffix}{i}', i + 1
+            loc = item.loc
+            ctx.diagnostics.append(Diagnostic(
+                ErrorCode.DUPLICATE_NAME,
+                f'{kind} [{item.name}] in {owner} clashes with another name; renamed to [{new}] '
+                'as libsdformat does', loc.file if loc else ctx.file, loc.line if loc else None,
+                severity=Severity.WARNING))
+            item.name = new
+        taken.add(new)

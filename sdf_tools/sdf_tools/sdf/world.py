@@ -3,15 +3,15 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Actor, Animation, Extra, Frame, Model, RawPose, Trajectory, Waypoint, World
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Actor, Animation, Extra, Model, RawPose, Trajectory, Waypoint, World
 from sdf_tools.model.elements import Light
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_light, parse_link
 from sdf_tools.sdf.model import parse_model
-from sdf_tools.sdf.names import read_name
+from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, get_str
 from sdf_tools.transform import IDENTITY
 from sdf_tools.xmlsafe import to_xml
@@ -95,52 +95,10 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
                 world.lights.append(inc)
         else:
             world.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
-    seen: set[str] = set()
-    for m in list(world.models):
-        if m.name in seen:
-            loc = m.loc
-            ctx.diagnostics.append(Diagnostic(
-                ErrorCode.DUPLICATE_NAME,
-                f'model with name[{m.name}] already exists in world [{world.name}]',
-                loc.file if loc else ctx.file, loc.line if loc else None))
-            world.models.remove(m)
-        seen.add(m.name)
-    _rename_clashing_frames(ctx, world, seen)
+    owner = f'world [{world.name}]'
+    world.models = unique_by_name(ctx, 'Model', world.models, owner)
+    world.frames = unique_by_name(ctx, 'Frame', world.frames, owner)
+    # A world frame named like a model is renamed, as libsdformat does for
+    # every version; references to the name keep meaning the model.
+    rename_clashes(ctx, 'frame', world.frames, '_frame', {m.name for m in world.models}, owner)
     return world
-
-
-def _rename_clashing_frames(ctx: ReadContext, world: World, taken: set[str]) -> None:
-    """A world frame named like a model is renamed ``<name>_frame``, as libsdformat does.
-
-    References to the name keep meaning the model. This is libsdformat's
-    rule for every version; we report it instead of doing it silently.
-    """
-    frame_names: set[str] = set()
-    keep = []
-    for f in world.frames:
-        if f.name in frame_names:
-            ctx.diagnostics.append(_frame_dup(f, world))
-            continue
-        frame_names.add(f.name)
-        keep.append(f)
-    world.frames[:] = keep
-    for f in world.frames:
-        name = f.name
-        if name in taken:
-            name = f.name + '_frame'
-            i = 0
-            while name in taken:
-                name = f'{f.name}_frame{i}'
-                i += 1
-            ctx.warn(ErrorCode.DUPLICATE_NAME,
-                     f'frame [{f.name}] in world [{world.name}] has the name of a model; '
-                     f'renamed to [{name}] as libsdformat does', None)
-            f.name = name
-        taken.add(name)
-
-
-def _frame_dup(f: Frame, world: World) -> Diagnostic:
-    loc = f.loc
-    return Diagnostic(ErrorCode.DUPLICATE_NAME,
-                      f'frame with name[{f.name}] already exists in world [{world.name}]',
-                      loc.file if loc else None, loc.line if loc else None)
