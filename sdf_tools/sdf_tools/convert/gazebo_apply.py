@@ -241,6 +241,18 @@ def _read_link_scratch(link: Link, scratch: etree._Element, landing: Landing) ->
             link.extras.append(Extra(tag, to_xml(c), loc))
 
 
+def _copy_blobs(scratch: etree._Element, b: GazeboBlock, blobs: list[etree._Element], kind: str,
+                single: str, where: str, landing: Landing) -> None:
+    """Copy a block's verbatim ``blobs`` into ``scratch``; a later ``single`` tag replaces an earlier one."""
+    for blob in blobs:
+        c = copy.deepcopy(blob)
+        old = scratch.find(single) if c.tag == single else None
+        if old is not None:
+            scratch.remove(old)
+        scratch.append(c)
+        landing.hit(b, f'{kind}/{blob.tag}', b.line_of(blob), f'{where}/{blob.tag}', ReportKind.KEPT)
+
+
 def apply_to_collision(item: Collision, owner: str, blocks: list[GazeboBlock],
                        landing: Landing) -> None:
     """Insert the collision tags and blobs of ``blocks`` that reach ``item`` (of link ``owner``)."""
@@ -249,13 +261,7 @@ def apply_to_collision(item: Collision, owner: str, blocks: list[GazeboBlock],
     for b in blocks:
         if not applies_to_shape(item.name, owner, b, '_collision'):
             continue
-        for blob in b.collision_blobs:
-            c = copy.deepcopy(blob)
-            if c.tag == 'surface' and scratch.find('surface') is not None:
-                scratch.remove(scratch.find('surface'))  # type: ignore[arg-type]
-            scratch.append(c)
-            landing.hit(b, f'collision/{blob.tag}', b.line_of(blob), f'{where}/{blob.tag}',
-                        ReportKind.KEPT)
+        _copy_blobs(scratch, b, b.collision_blobs, 'collision', 'surface', where, landing)
         surface = find_or_add(scratch, 'surface')
         contact = find_or_add(find_or_add(surface, 'contact'), 'ode')
         friction = find_or_add(find_or_add(surface, 'friction'), 'ode')
@@ -288,12 +294,7 @@ def apply_to_visual(item: Visual, owner: str, blocks: list[GazeboBlock], landing
     for b in blocks:
         if not applies_to_shape(item.name, owner, b, '_visual'):
             continue
-        for blob in b.visual_blobs:
-            c = copy.deepcopy(blob)
-            if c.tag == 'material' and scratch.find('material') is not None:
-                scratch.remove(scratch.find('material'))  # type: ignore[arg-type]
-            scratch.append(c)
-            landing.hit(b, f'visual/{blob.tag}', b.line_of(blob), f'{where}/{blob.tag}', ReportKind.KEPT)
+        _copy_blobs(scratch, b, b.visual_blobs, 'visual', 'material', where, landing)
         if b.has('material'):
             script = find_or_add(find_or_add(scratch, 'material'), 'script')
             add_key_value(script, 'name', _value_text(b, 'material'))

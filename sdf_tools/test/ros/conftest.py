@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -31,3 +32,12 @@ def ros() -> Iterator[None]:
     rclpy.init()
     yield
     rclpy.try_shutdown()
+
+
+@pytest.fixture
+def listener(ros: None) -> Iterator[Any]:
+    """A node in this process subscribed to what description_publisher publishes."""
+    from ros.ros_support import Listener
+    lst = Listener()
+    yield lst
+    lst.destroy()

@@ -10,7 +10,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -166,3 +167,18 @@ def close(a: Transform, b: Transform, tol: float = 1e-9) -> bool:
 
 __all__ = ['LATCHED', 'Listener', 'NodeProcess', 'ParameterMsg', 'close', 'compose_to_root',
            'set_parameters', 'to_transform', 'wait_for', 'wait_log']
+
+
+@contextmanager
+def running_publisher(log: Path, params: dict[str, Any]) -> Iterator[NodeProcess]:
+    """Run description_publisher with ``params`` until the block ends, then stop it cleanly.
+
+    It must come up (log says 'publishing'), still be alive at the end, and
+    exit 0 on SIGTERM.
+    """
+    proc = NodeProcess('sdf_tools.ros.description_publisher', params, log)
+    assert wait_log(proc, 'publishing'), proc.text()
+    yield proc
+    assert proc.alive(), proc.text()
+    code = proc.stop()
+    assert code == 0, f'exit code {code}\n{proc.text()}'

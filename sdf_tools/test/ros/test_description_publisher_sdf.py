@@ -29,7 +29,7 @@ if ros_missing() is not None:
 from builtin_interfaces.msg import Time  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
-from ros.ros_support import SRC, Listener, NodeProcess, close, compose_to_root, wait_log  # noqa: E402
+from ros.ros_support import SRC, Listener, NodeProcess, close, compose_to_root, running_publisher  # noqa: E402
 from sdf_tools.transform import Transform  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
@@ -123,20 +123,8 @@ def _publish(lst: Listener, positions: dict[str, float], until: Any, stamp: int)
 
 @pytest.fixture(scope='module')
 def crane(ros: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NodeProcess]:
-    log = tmp_path_factory.mktemp('crane') / 'node.log'
-    proc = NodeProcess('sdf_tools.ros.description_publisher', {'description_file': str(CRANE)}, log)
-    assert wait_log(proc, 'publishing'), proc.text()
-    yield proc
-    assert proc.alive(), proc.text()
-    code = proc.stop()
-    assert code == 0, f'exit code {code}\n{proc.text()}'
-
-
-@pytest.fixture
-def listener(ros: None) -> Iterator[Listener]:
-    lst = Listener()
-    yield lst
-    lst.destroy()
+    with running_publisher(tmp_path_factory.mktemp('crane') / 'node.log', {'description_file': str(CRANE)}) as proc:
+        yield proc
 
 
 CRANE_Q = {'tower/slew': 0.6, 'tower/trolley_rail': 0.35, 'tower/hook/hoist': 0.25,

@@ -30,7 +30,7 @@ from builtin_interfaces.msg import Time  # noqa: E402
 from rclpy.node import Node  # noqa: E402
 from sensor_msgs.msg import JointState  # noqa: E402
 
-from ros.ros_support import Listener, NodeProcess, close, compose_to_root, wait_log  # noqa: E402
+from ros.ros_support import Listener, NodeProcess, close, compose_to_root, running_publisher, wait_log  # noqa: E402
 from sdf_tools.transform import Transform  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
@@ -81,20 +81,8 @@ def rsp_expectation(urdf: Path, q: dict[str, float]) -> tuple[dict[str, tuple[st
 
 @pytest.fixture(scope='module')
 def arm_node(ros: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NodeProcess]:
-    log = tmp_path_factory.mktemp('arm') / 'node.log'
-    proc = NodeProcess('sdf_tools.ros.description_publisher', {'description_file': str(ARM)}, log)
-    assert wait_log(proc, 'publishing'), proc.text()
-    yield proc
-    assert proc.alive(), proc.text()
-    code = proc.stop()
-    assert code == 0, f'exit code {code}\n{proc.text()}'
-
-
-@pytest.fixture
-def listener(ros: None) -> Iterator[Listener]:
-    lst = Listener()
-    yield lst
-    lst.destroy()
+    with running_publisher(tmp_path_factory.mktemp('arm') / 'node.log', {'description_file': str(ARM)}) as proc:
+        yield proc
 
 
 def _send_until(node: Node, lst: Listener, names: list[str], positions: list[float],

@@ -14,7 +14,7 @@ from ros.ros_available import ros_missing
 if ros_missing() is not None:
     pytest.skip(str(ros_missing()), allow_module_level=True)
 
-from ros.ros_support import Listener, NodeProcess, close, compose_to_root, wait_log  # noqa: E402
+from ros.ros_support import Listener, NodeProcess, close, compose_to_root, running_publisher  # noqa: E402
 from ros.test_description_publisher_sdf import (  # noqa: E402
     YARD,
     _publish,
@@ -26,24 +26,12 @@ from ros.test_description_publisher_sdf import (  # noqa: E402
 )
 
 
-@pytest.fixture
-def listener(ros: None) -> Iterator[Listener]:
-    lst = Listener()
-    yield lst
-    lst.destroy()
-
-
 @pytest.fixture(scope='module')
 def yard(ros: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[NodeProcess]:
-    log = tmp_path_factory.mktemp('yard') / 'node.log'
-    proc = NodeProcess('sdf_tools.ros.description_publisher',
-                       {'description_file': str(YARD), 'robot_description_format': 'sdf',
-                        'publish_frequency': 50.0}, log)
-    assert wait_log(proc, 'publishing'), proc.text()
-    yield proc
-    assert proc.alive(), proc.text()
-    code = proc.stop()
-    assert code == 0, f'exit code {code}\n{proc.text()}'
+    with running_publisher(tmp_path_factory.mktemp('yard') / 'node.log',
+                           {'description_file': str(YARD), 'robot_description_format': 'sdf',
+                            'publish_frequency': 50.0}) as proc:
+        yield proc
 
 
 def test_world_frames_match_inspect_in_the_world_frame(yard: NodeProcess, listener: Listener) -> None:
