@@ -7,7 +7,9 @@ exponentially ("billion laughs"). Nothing is fetched from the network.
 """
 from __future__ import annotations
 
+import io
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from lxml import etree
@@ -76,8 +78,22 @@ def _fix_declaration(data: bytes) -> bytes:
     return data
 
 
-def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None, Diagnostic | None]:
-    """Parse XML bytes; return the root element or a diagnostic saying why not."""
+# Called with each element named ``tag`` as soon as the parser has read all of it.
+OnEnd = tuple[str, Callable[[etree._Element], None]]
+
+
+def parse_bytes(data: bytes, source: str | None,
+                on_end: OnEnd | None = None) -> tuple[etree._Element | None, Diagnostic | None]:
+    """Parse XML bytes; return the root element or a diagnostic saying why not.
+
+    With ``on_end = (tag, callback)`` the callback sees each ``tag`` element
+    while the rest of the document is still being parsed, and may read it and
+    drop its children: a large world then never holds its whole tree at once
+    (see ``sdf/stream.py``). It is not called for a document with a DOCTYPE,
+    which is checked whole, and its calls are void if a malformed document
+    makes the parse fall back to a whole-tree parse: compare the root returned
+    with the root the callback saw.
+    """
     if not data.strip():
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is empty', source, None)
     data = _fix_declaration(data)
@@ -89,6 +105,12 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
                                 'XML entity declarations are not allowed (they could read '
                                 'local files or expand without bound); remove the DOCTYPE',
                                 source, line)
+    if on_end is not None and b'<!DOCTYPE' not in data:
+        root = _parse_streaming(data, *on_end)
+        if root is not None:
+            return root, None
+        # Malformed: the whole-tree parse below gives libxml2's own message
+        # and line (iterparse reports some errors as "no element found").
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as err:
@@ -102,7 +124,24 @@ def parse_bytes(data: bytes, source: str | None) -> tuple[etree._Element | None,
     return tree.getroot(), None
 
 
-def parse_file(path: str | Path) -> tuple[etree._Element | None, Diagnostic | None]:
+def _parse_streaming(data: bytes, tag: str,
+                     callback: Callable[[etree._Element], None]) -> etree._Element | None:
+    """Parse with ``iterparse``, calling back on each ``tag``; None when malformed."""
+    events = etree.iterparse(
+        io.BytesIO(data), events=('end',), tag=tag, resolve_entities=False, no_network=True,
+        load_dtd=False, dtd_validation=False, huge_tree=False, remove_blank_text=False,
+        collect_ids=False)
+    try:
+        for _, el in events:
+            callback(el)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    root: etree._Element = events.root
+    return root
+
+
+def parse_file(path: str | Path,
+               on_end: OnEnd | None = None) -> tuple[etree._Element | None, Diagnostic | None]:
     """Read and parse an XML file (size-capped); never raises for bad input."""
     source = str(path)
     try:
@@ -114,7 +153,7 @@ def parse_file(path: str | Path) -> tuple[etree._Element | None, Diagnostic | No
         data = p.read_bytes()
     except OSError as err:
         return None, Diagnostic(ErrorCode.FILE_READ, f'cannot read file: {err.strerror}', source)
-    return parse_bytes(data, source)
+    return parse_bytes(data, source, on_end)
 
 
 def line_of(el: etree._Element) -> int | None:

@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.model import Model
 from sdf_tools.model.common import Loc
 from sdf_tools.transform import Transform
 from sdf_tools.xmlsafe import line_of
+
+SUPPORTED_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
 
 
 def version_tuple(version: str) -> tuple[int, int]:
@@ -35,6 +38,9 @@ class ReadContext:
     # Poses by (text, rotation_format, degrees): real files repeat a few texts
     # ("0 0 0 0 0 0", inertial and visual offsets) thousands of times.
     pose_cache: dict[tuple[str, str, bool], Transform] = field(default_factory=dict)
+    # World models read while the file was parsed, with their diagnostics
+    # (sdf/stream.py); parse_world takes them from here in document order.
+    preread: dict[etree._Element, tuple[Model, list[Diagnostic]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.version_tuple = version_tuple(self.version)

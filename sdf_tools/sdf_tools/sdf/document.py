@@ -7,18 +7,20 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Document
-from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.world import parse_actor, parse_world
 from sdf_tools.xmlsafe import line_of, parse_file
 
-SUPPORTED_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
 
+def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[str, ...] = (),
+                  ctx: ReadContext | None = None) -> tuple[Document | None, list[Diagnostic]]:
+    """Turn a parsed ``<sdf>`` element into a document (plus diagnostics).
 
-def read_sdf_root(root: etree._Element, file: str | None,
-                  include_stack: tuple[str, ...] = ()) -> tuple[Document | None, list[Diagnostic]]:
-    """Turn a parsed ``<sdf>`` element into a document (plus diagnostics)."""
+    ``ctx`` is the context of a ``WorldModelStreamer`` that already read the
+    world's models while ``root`` was parsed (``sdf/stream.py``).
+    """
     if root.tag != 'sdf':
         return None, [Diagnostic(ErrorCode.ELEMENT_INVALID,
                                  f'root element is <{root.tag}>, expected <sdf>', file, line_of(root))]
@@ -31,7 +33,8 @@ def read_sdf_root(root: etree._Element, file: str | None,
                                  f'SDFormat version [{version}] is not supported '
                                  f'(supported: {", ".join(SUPPORTED_VERSIONS[3:])})',
                                  file, line_of(root))]
-    ctx = ReadContext(file, version.strip(), include_stack=include_stack)
+    if ctx is None:
+        ctx = ReadContext(file, version.strip(), include_stack=include_stack)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
     models = [c for c in root if c.tag == 'model']
     lights = [c for c in root if c.tag == 'light']

@@ -71,7 +71,12 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
     for c in el.iterchildren(etree.Element):  # elements only, no comments
         tag = c.tag
         if tag == 'model':
-            world.models.append(parse_model(ctx, c))
+            pre = ctx.preread.pop(c, None)
+            if pre is None:
+                world.models.append(parse_model(ctx, c))
+            else:
+                world.models.append(pre[0])
+                ctx.diagnostics.extend(pre[1])
         elif tag == 'frame':
             world.frames.append(parse_frame(ctx, c))
         elif tag == 'joint':
