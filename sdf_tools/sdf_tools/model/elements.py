@@ -3,6 +3,9 @@
 Values the file left out hold the spec's defaults; ``assumed`` lists what a
 reader filled in on the user's behalf (libsdformat does this silently, we
 report it).
+
+Every class has ``slots``: a 10,000-link world holds about 100,000 of these,
+and slots make them smaller and quicker to build than ``__dict__`` instances.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from dataclasses import dataclass, field
 from sdf_tools.model.common import Extra, Loc, RawPose
 
 
-@dataclass
+@dataclass(slots=True)
 class Geometry:
     """A ``<geometry>``: its shape kind and the shape's spec fields."""
 
@@ -20,7 +23,7 @@ class Geometry:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Visual:
     name: str
     pose: RawPose | None = None
@@ -29,7 +32,7 @@ class Visual:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Collision:
     name: str
     pose: RawPose | None = None
@@ -38,7 +41,7 @@ class Collision:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Inertial:
     """Mass properties; ``inertia`` is ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
 
@@ -48,7 +51,7 @@ class Inertial:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Sensor:
     name: str
     type: str
@@ -57,7 +60,7 @@ class Sensor:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Light:
     name: str
     type: str = 'point'
@@ -66,7 +69,7 @@ class Light:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Plugin:
     """A ``<plugin>``, kept verbatim (its body belongs to the plugin)."""
 
@@ -76,7 +79,7 @@ class Plugin:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     name: str
     pose: RawPose | None = None
@@ -92,7 +95,7 @@ class Link:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class JointAxis:
     """``<axis>``/``<axis2>``: direction, limits, dynamics and mimic."""
 
@@ -114,7 +117,7 @@ class JointAxis:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Joint:
     name: str
     type: str
@@ -131,7 +134,7 @@ class Joint:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Frame:
     """An explicit ``<frame>``; ``attached_to`` is '' when not written."""
 
@@ -141,7 +144,7 @@ class Frame:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Model:
     """A ``<model>`` (or an ``<include>`` of one, already expanded)."""
 
@@ -166,13 +169,13 @@ class Model:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Waypoint:
     time: float
     pose: RawPose
 
 
-@dataclass
+@dataclass(slots=True)
 class Trajectory:
     id: int
     type: str
@@ -181,7 +184,7 @@ class Trajectory:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Animation:
     name: str
     filename: str
@@ -189,7 +192,7 @@ class Animation:
     interpolate_x: bool = False
 
 
-@dataclass
+@dataclass(slots=True)
 class Actor:
     name: str
     pose: RawPose | None = None
@@ -207,7 +210,7 @@ class Actor:
     loc: Loc | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class World:
     name: str
     models: list[Model] = field(default_factory=list)

@@ -6,7 +6,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Geometry
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.sdf.values import child, children, get_bool, get_float, get_str, get_vec, parse_floats
+from sdf_tools.sdf.values import child, children, get_bool, get_float, get_str, get_vec, kids, parse_floats
 
 _PRECEDENCE = ('box', 'capsule', 'cylinder', 'ellipsoid', 'plane', 'sphere', 'mesh',
                'heightmap', 'cone', 'polyline', 'image', 'empty')
@@ -44,12 +44,20 @@ def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
 
 def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
     """Read a ``<geometry>``; an unknown or missing shape is reported."""
-    kids = list(el.iterchildren(etree.Element))
-    if len(kids) == 1 and kids[0].tag in SHAPES:  # the usual case
-        shapes = kids
-        present = {kids[0].tag: kids[0]}
+    elements = [c for c in kids(el) if type(c.tag) is str]  # no comments
+    if len(elements) == 1 and elements[0].tag in SHAPES:  # the usual case
+        s = elements[0]
+        if s.tag == 'box':  # the most common shape, without the general path's lookups
+            size = child(s, 'size')
+            vec = (1.0, 1.0, 1.0)
+            if size is not None and (size.text or '').strip():
+                vals = parse_floats(ctx, size, 3)
+                vec = (vals[0], vals[1], vals[2]) if vals else vec
+            return Geometry('box', {'size': list(vec)}, ctx.loc(s))
+        shapes = elements
+        present = {s.tag: s}
     else:
-        present = {c.tag: c for c in reversed(kids) if c.tag in SHAPES}
+        present = {c.tag: c for c in reversed(elements) if c.tag in SHAPES}
         # More than one shape: libsdformat takes the first in this fixed
         # order, whatever the document order.
         shapes = [present[t] for t in _PRECEDENCE if t in present]

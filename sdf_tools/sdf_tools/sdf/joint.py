@@ -8,7 +8,16 @@ from sdf_tools.model import Extra, Frame, Joint, JointAxis
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import parse_sensor
 from sdf_tools.sdf.names import read_name
-from sdf_tools.sdf.values import children, get_float, get_pose, get_str, index, parse_bool_text, parse_floats
+from sdf_tools.sdf.values import (
+    children,
+    floats_by_tag,
+    get_float,
+    get_pose,
+    get_str,
+    index,
+    parse_bool_text,
+    parse_floats,
+)
 from sdf_tools.xmlsafe import to_xml
 
 JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute',
@@ -17,6 +26,13 @@ JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute'
 _LIMITED = ('revolute', 'prismatic', 'universal', 'revolute2')
 JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'gearbox_ratio',
                   'gearbox_reference_body', 'physics', 'sensor', 'frame', 'screw_thread_pitch'}
+
+
+# Spec defaults of <limit> and <dynamics> (libsdformat's joint.sdf).
+_LIMIT_DEFAULTS = {'lower': -1e16, 'upper': 1e16, 'effort': -1.0, 'velocity': -1.0,
+                   'stiffness': 1e8, 'dissipation': 1.0}
+_DYNAMICS_DEFAULTS = {'damping': 0.0, 'friction': 0.0, 'spring_reference': 0.0,
+                      'spring_stiffness': 0.0}
 
 
 def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool,
@@ -51,20 +67,15 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
                  f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
                  'and unlimited effort and velocity', el)
     if lim is not None:
-        li = index(lim)
-        axis.lower = get_float(ctx, li, 'lower', -1e16)
-        axis.upper = get_float(ctx, li, 'upper', 1e16)
-        axis.effort = get_float(ctx, li, 'effort', -1.0)
-        axis.velocity = get_float(ctx, li, 'velocity', -1.0)
-        axis.stiffness = get_float(ctx, li, 'stiffness', 1e8)
-        axis.dissipation = get_float(ctx, li, 'dissipation', 1.0)
+        li = floats_by_tag(ctx, lim, _LIMIT_DEFAULTS)
+        axis.lower, axis.upper = li['lower'], li['upper']
+        axis.effort, axis.velocity = li['effort'], li['velocity']
+        axis.stiffness, axis.dissipation = li['stiffness'], li['dissipation']
     dyn = k.get('dynamics')
     if dyn is not None:
-        di = index(dyn)
-        axis.damping = get_float(ctx, di, 'damping', 0.0)
-        axis.friction = get_float(ctx, di, 'friction', 0.0)
-        axis.spring_reference = get_float(ctx, di, 'spring_reference', 0.0)
-        axis.spring_stiffness = get_float(ctx, di, 'spring_stiffness', 0.0)
+        di = floats_by_tag(ctx, dyn, _DYNAMICS_DEFAULTS)
+        axis.damping, axis.friction = di['damping'], di['friction']
+        axis.spring_reference, axis.spring_stiffness = di['spring_reference'], di['spring_stiffness']
     mim = k.get('mimic')
     if mim is not None:
         axis.mimic_joint = mim.get('joint', '')
@@ -115,8 +126,10 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
         joint.gearbox_reference_body = get_str(k, 'gearbox_reference_body')
     if 'sensor' in k:
         joint.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
-    for c in el:
-        if isinstance(c.tag, str) and c.tag not in JOINT_CHILDREN:
+    if JOINT_CHILDREN.issuperset(k):
+        return joint
+    for c in el.iterchildren(etree.Element):
+        if c.tag not in JOINT_CHILDREN:
             joint.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
             if ':' not in c.tag:
                 ctx.warn(ErrorCode.ELEMENT_UNKNOWN,

@@ -9,7 +9,16 @@ from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Vis
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.geometry import parse_geometry
 from sdf_tools.sdf.names import check_unique, read_name
-from sdf_tools.sdf.values import children, get_bool, get_float, get_pose, index, parse_pose_element
+from sdf_tools.sdf.values import (
+    children,
+    floats_by_tag,
+    get_bool,
+    get_float,
+    get_pose,
+    index,
+    kids,
+    parse_pose_element,
+)
 from sdf_tools.xmlsafe import to_xml
 
 LINK_CHILDREN = {
@@ -44,41 +53,48 @@ def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, fl
             and a + c >= b - eps)
 
 
+_INERTIA_DEFAULTS = {'ixx': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyy': 1.0, 'iyz': 0.0, 'izz': 1.0}
+
+
 def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Inertial:
     k = index(el)
     mass = get_float(ctx, k, 'mass', 1.0)
     inertia = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
     ie_el = k.get('inertia')
     if ie_el is not None:
-        ie = index(ie_el)
-        inertia = (get_float(ctx, ie, 'ixx', 1.0), get_float(ctx, ie, 'ixy', 0.0),
-                   get_float(ctx, ie, 'ixz', 0.0), get_float(ctx, ie, 'iyy', 1.0),
-                   get_float(ctx, ie, 'iyz', 0.0), get_float(ctx, ie, 'izz', 1.0))
+        m = floats_by_tag(ctx, ie_el, _INERTIA_DEFAULTS)
+        inertia = (m['ixx'], m['ixy'], m['ixz'], m['iyy'], m['iyz'], m['izz'])
     if not inertia_is_valid(mass, inertia):
         ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link_name} has invalid inertia.', el)
-    return Inertial(mass, inertia, get_pose(ctx, k), ctx.loc(el))
+    pose_el = k.get('pose')
+    return Inertial(mass, inertia, parse_pose_element(ctx, pose_el) if pose_el is not None else None,
+                    ctx.loc(el))
 
 
-def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> tuple[str, object]:
+def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> Visual | Collision:
     name = read_name(ctx, el, kind)
     # One pass over the children (this runs for every shape of a large world).
     pose_el = g = None
     extras: list[Extra] = []
-    for c in el.iterchildren(etree.Element):
+    for c in kids(el):
         tag = c.tag
+        if type(tag) is not str:  # a comment
+            continue
         if tag == 'pose':
             pose_el = pose_el if pose_el is not None else c
         elif tag == 'geometry':
             g = g if g is not None else c
         else:
             extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
-    geometry = parse_geometry(ctx, g) if g is not None else None
-    if g is None:
+    if g is not None:
+        geometry = parse_geometry(ctx, g)
+    else:
+        geometry = None
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
                  f'<{kind}> [{name}] has no <geometry>: libsdformat assumes an empty geometry', el)
     pose = parse_pose_element(ctx, pose_el) if pose_el is not None else None
     cls = Visual if kind == 'visual' else Collision
-    return name, cls(name, pose, geometry, extras, ctx.loc(el))
+    return cls(name, pose, geometry, extras, ctx.loc(el))
 
 
 def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
@@ -108,9 +124,12 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
             continue
         els = children(el, kind)
         items = [_visual_or_collision(ctx, c, kind) for c in els]
-        drop = check_unique(ctx, [(n, c) for (n, _), c in zip(items, els, strict=True)],
+        if len(items) == 1:
+            target.append(items[0])  # type: ignore[arg-type]
+            continue
+        drop = check_unique(ctx, [(v.name, c) for v, c in zip(items, els, strict=True)],
                             kind.capitalize(), name)
-        target.extend(v for i, (_, v) in enumerate(items) if i not in drop)  # type: ignore[misc]
+        target.extend(v for i, v in enumerate(items) if i not in drop)  # type: ignore[misc]
     if 'sensor' in k:
         link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
     if 'light' in k:

@@ -13,7 +13,7 @@ from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_link
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
-from sdf_tools.sdf.values import child, get_bool, get_pose, parse_bool_text
+from sdf_tools.sdf.values import child, get_bool, get_pose, kids, parse_bool_text
 from sdf_tools.xmlsafe import to_xml
 
 MODEL_CHILDREN = {'pose', 'static', 'self_collide', 'allow_auto_disable', 'enable_wind',
@@ -90,8 +90,10 @@ def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
     model.self_collide = get_bool(ctx, el, 'self_collide', False)
     model.allow_auto_disable = get_bool(ctx, el, 'allow_auto_disable', True)
     model.enable_wind = get_bool(ctx, el, 'enable_wind', False)
-    for c in el.iterchildren(etree.Element):  # elements only, no comments
+    for c in kids(el):
         tag = c.tag
+        if type(tag) is not str:  # a comment
+            continue
         if tag == 'link':
             model.links.append(parse_link(ctx, c))
         elif tag == 'joint':
