@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from sdf_tools._perf import no_gc
-from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_pose
-from sdf_tools.frames.checks import joint_body
-from sdf_tools.frames.graph import join
+from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
+from sdf_tools.frames.graph import join, prefix
+from sdf_tools.frames.resolve import body_name, world_pose
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Actor, Collision, Joint, JointAxis, Link, Model, Visual
 from sdf_tools.model.canonical import canonical_link_relative_name
@@ -22,54 +22,45 @@ from sdf_tools.transform import IDENTITY, Transform
 Json = dict[str, Any]
 
 
-def _pose(g: FrameGraphs, full: str) -> Transform | None:
-    vid = g.ids.get(full)
-    return None if vid is None else resolve_pose(g, vid)
-
-
 def _pj(t: Transform | None) -> Json | None:
     return None if t is None else t.to_json()
 
 
-def _body_name(g: FrameGraphs, vid: int, world_scope: bool) -> str | None:
-    body, err = resolve_attached_body(g, vid, world_scope)
-    if err is not None or body is None:
-        return None
-    if g.kinds[body] is Kind.WORLD:
-        return 'world'
-    return g.names[body]
-
-
-def _shape(g: FrameGraphs, scope: str, link_full: str, item: Visual | Collision) -> Json:
-    raw = item.pose.value if item.pose is not None else IDENTITY
-    pose: Transform | None = raw
-    if item.pose is not None and item.pose.relative_to:
-        ref, lv = g.find(scope, item.pose.relative_to), g.ids.get(link_full)
-        pose = None if ref is None or lv is None else (
-            (resolve_pose(g, ref, lv) or IDENTITY) * raw)
+def _shape(g: FrameGraphs, scope: str, link_vid: int | None, item: Visual | Collision) -> Json:
+    p = item.pose
+    if p is None or not p.relative_to:
+        pose: Json | None = (p.value if p is not None else IDENTITY).to_json()
+    else:
+        ref = g.find(scope, p.relative_to)
+        pose = None if ref is None or link_vid is None else (
+            (resolve_pose(g, ref, link_vid) or IDENTITY) * p.value).to_json()
     geom = item.geometry
     gj: Json = {'type': geom.type, **geom.params} if geom is not None else {'type': 'empty'}
-    return {'name': item.name, 'pose': _pj(pose), 'geometry': gj}
+    return {'name': item.name, 'pose': pose, 'geometry': gj}
 
 
-def _link(g: FrameGraphs, scope: str, link: Link) -> Json:
-    full = join(scope, link.name)
-    world = _pose(g, full)
+def _link(g: FrameGraphs, scope: str, pre: str, link: Link) -> Json:
+    full = pre + link.name
+    vid = g.ids.get(full)
+    world = world_pose(g, vid)
     inertial = link.inertial
-    mass = inertial.mass if inertial else 1.0
-    inertia = list(inertial.inertia) if inertial else [1.0, 0.0, 0.0, 1.0, 0.0, 1.0]
-    ipose = inertial.pose.value if inertial and inertial.pose else IDENTITY
+    if inertial is None:
+        mass, inertia, ipose = 1.0, [1.0, 0.0, 0.0, 1.0, 0.0, 1.0], IDENTITY
+    else:
+        mass, inertia = inertial.mass, list(inertial.inertia)
+        ipose = inertial.pose.value if inertial.pose is not None else IDENTITY
     return {
-        'name': full, 'pose': _pj(world), 'mass': mass, 'inertia': inertia,
-        'inertial_pose': _pj(world * ipose if world is not None else None),
-        'visuals': [_shape(g, scope, full, v) for v in link.visuals],
-        'collisions': [_shape(g, scope, full, c) for c in link.collisions],
+        'name': full, 'pose': None if world is None else world.to_json(),
+        'mass': mass, 'inertia': inertia,
+        'inertial_pose': None if world is None else (world * ipose).to_json(),
+        'visuals': [_shape(g, scope, vid, v) for v in link.visuals],
+        'collisions': [_shape(g, scope, vid, c) for c in link.collisions],
     }
 
 
 def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
-          axis: JointAxis | None) -> list[float] | None:
-    if axis is None or joint_world is None:
+          axis: JointAxis) -> list[float] | None:
+    if joint_world is None:
         return None
     frame: Transform | None = joint_world
     if axis.expressed_in:
@@ -78,20 +69,23 @@ def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
     if frame is None:
         return None
     v = frame.rotate(axis.xyz)
-    return [v[0] + 0.0, v[1] + 0.0, v[2] + 0.0]
+    return [v[0] or 0.0, v[1] or 0.0, v[2] or 0.0]  # no -0.0 (see Transform.to_json)
 
 
-def _joint(g: FrameGraphs, scope: str, joint: Joint) -> Json:
-    full = join(scope, joint.name)
-    world = _pose(g, full)
-    a = joint.axis
+def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint) -> Json:
+    full = pre + joint.name
+    world = world_pose(g, g.ids.get(full))
+    a, a2 = joint.axis, joint.axis2
     return {
         'name': full, 'type': joint.type,
-        'parent': joint_body(g, scope, joint.parent),
-        'child': joint_body(g, scope, joint.child),
-        'pose': _pj(world),
-        'axis': _axis(g, scope, world, joint.axis),
-        'axis2': _axis(g, scope, world, joint.axis2),
+        # joint_body() of each, with the scope's prefix at hand
+        'parent': 'world' if joint.parent == 'world' else body_name(
+            g, g.ids.get(pre + joint.parent), world_scope=False),
+        'child': 'world' if joint.child == 'world' else body_name(
+            g, g.ids.get(pre + joint.child), world_scope=False),
+        'pose': None if world is None else world.to_json(),
+        'axis': None if a is None else _axis(g, scope, world, a),
+        'axis2': None if a2 is None else _axis(g, scope, world, a2),
         # A negative effort or velocity means "unlimited" (libsdformat turns
         # it into +inf); strict JSON has no infinity, so we print null.
         'limit': None if a is None else {'lower': a.lower, 'upper': a.upper,
@@ -101,22 +95,24 @@ def _joint(g: FrameGraphs, scope: str, joint: Joint) -> Json:
     }
 
 
+def _frame(g: FrameGraphs, full: str, world_scope: bool) -> Json:
+    vid = g.ids.get(full)
+    return {'name': full, 'pose': _pj(world_pose(g, vid)), 'attached_to': body_name(g, vid, world_scope)}
+
+
 def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool) -> None:
     scope = join(parent_scope, model.name)
+    pre = prefix(scope)
     # The canonical link by libsdformat's structural rule (first link, else
     # the first nested model's, recursively); null when that is no link.
     rel = canonical_link_relative_name(model)
-    vid = g.ids.get(join(scope, rel)) if rel else None
-    canon = join(scope, rel) if vid is not None and g.kinds[vid] is Kind.LINK else None
-    out['models'].append({'name': scope, 'pose': _pj(_pose(g, scope)),
+    vid = g.ids.get(pre + rel) if rel else None
+    canon = pre + rel if vid is not None and g.kinds[vid] is Kind.LINK else None
+    out['models'].append({'name': scope, 'pose': _pj(world_pose(g, g.ids.get(scope))),
                           'canonical_link': canon, 'static': model.static})
-    out['links'].extend(_link(g, scope, link) for link in model.links)
-    out['joints'].extend(_joint(g, scope, j) for j in model.joints)
-    for f in model.frames:
-        full = join(scope, f.name)
-        vid = g.ids.get(full)
-        out['frames'].append({'name': full, 'pose': _pj(_pose(g, full)),
-                              'attached_to': None if vid is None else _body_name(g, vid, world_scope)})
+    out['links'].extend([_link(g, scope, pre, link) for link in model.links])
+    out['joints'].extend([_joint(g, scope, pre, j) for j in model.joints])
+    out['frames'].extend([_frame(g, pre + f.name, world_scope) for f in model.frames])
     for m in model.models:
         _model(g, scope, m, out, world_scope)
 
@@ -155,10 +151,7 @@ def inspect_result(result: LoadResult, file: str | None = None) -> Json:
     for world, g in zip(doc.worlds, result.world_graphs, strict=True):
         for m in world.models:
             _model(g, '', m, out, world_scope=True)
-        for f in world.frames:
-            vid = g.ids.get(f.name)
-            out['frames'].append({'name': f.name, 'pose': _pj(_pose(g, f.name)),
-                                  'attached_to': None if vid is None else _body_name(g, vid, True)})
+        out['frames'].extend([_frame(g, f.name, True) for f in world.frames])
         out['actors'].extend(_actor(a) for a in world.actors)
     if doc.actor is not None:
         out['actors'].append(_actor(doc.actor))

@@ -70,11 +70,25 @@ class Transform:
 
     def __mul__(self, other: Transform) -> Transform:
         """Compose: ``X_AC = X_AB * X_BC``."""
-        r = rotate(self.q, other.p)
-        return Transform(
-            (self.p[0] + r[0], self.p[1] + r[1], self.p[2] + r[2]),
-            _qmul(self.q, other.q),
-        )
+        # rotate() and _qmul() written out: the same operations in the same
+        # order (so the same bits), without two calls and their tuples per
+        # product, which were half its cost.
+        w, x, y, z = self.q
+        vx, vy, vz = other.p
+        tx = 2.0 * (y * vz - z * vy)
+        ty = 2.0 * (z * vx - x * vz)
+        tz = 2.0 * (x * vy - y * vx)
+        px, py, pz = self.p
+        bw, bx, by, bz = other.q
+        out = _new_transform(Transform)
+        _set_p(out, (px + (vx + w * tx + (y * tz - z * ty)),
+                     py + (vy + w * ty + (z * tx - x * tz)),
+                     pz + (vz + w * tz + (x * ty - y * tx))))
+        _set_q(out, (w * bw - x * bx - y * by - z * bz,
+                     w * bx + x * bw + y * bz - z * by,
+                     w * by - x * bz + y * bw + z * bx,
+                     w * bz + x * by - y * bx + z * bw))
+        return out
 
     def inverse(self) -> Transform:
         """Return ``X_BA`` for ``self = X_AB``."""
@@ -98,18 +112,42 @@ class Transform:
         ``w >= 0`` (first non-zero component positive when ``w == 0``) so that
         two tools agree on the numbers.
         """
-        w, x, y, z = normalize_quat(self.q)
-        for c in (w, x, y, z):
-            if c != 0.0:
-                if c < 0.0:
-                    w, x, y, z = -w, -x, -y, -z
-                break
-        return (x + 0.0, y + 0.0, z + 0.0, w + 0.0)
+        x, y, z, w = self.to_json()['quat_xyzw']
+        return (x, y, z, w)
 
     def to_json(self) -> dict[str, list[float]]:
-        """Return ``{"xyz": [...], "quat_xyzw": [...]}``."""
-        return {'xyz': [self.p[0] + 0.0, self.p[1] + 0.0, self.p[2] + 0.0],
-                'quat_xyzw': list(self.quat_xyzw())}
+        """Return ``{"xyz": [...], "quat_xyzw": [...]}`` (see :meth:`quat_xyzw`).
 
+        Hot in ``inspect --json`` (one call per pose), so written out in one
+        piece: :func:`normalize_quat`'s arithmetic and then the sign flip, with
+        two shortcuts that change no bit. A norm of exactly 1.0 (about half the
+        poses of a large world) needs no division, and ``w > 0`` no sign search.
+        ``v or 0.0`` turns ``-0.0`` into ``0.0``, as ``v + 0.0`` does for every
+        float, without making a new one.
+        """
+        x, y, z = self.p
+        w, qx, qy, qz = self.q
+        n = math.sqrt(w * w + qx * qx + qy * qy + qz * qz)
+        if n != 1.0:
+            if n == 0.0:
+                w, qx, qy, qz = 1.0, 0.0, 0.0, 0.0
+            else:
+                w, qx, qy, qz = w / n, qx / n, qy / n, qz / n
+        if not w > 0.0:
+            for c in (w, qx, qy, qz):
+                if c != 0.0:
+                    if c < 0.0:
+                        w, qx, qy, qz = -w, -qx, -qy, -qz
+                    break
+        return {'xyz': [x or 0.0, y or 0.0, z or 0.0],
+                'quat_xyzw': [qx or 0.0, qy or 0.0, qz or 0.0, w or 0.0]}
+
+
+# A product is built by setting its two slots directly: the frozen dataclass
+# __init__ goes through object.__setattr__ per field, 40% of the cost of
+# making one, and a large world makes tens of thousands.
+_new_transform = object.__new__
+_set_p = Transform.__dict__['p'].__set__  # the slots' descriptors
+_set_q = Transform.__dict__['q'].__set__
 
 IDENTITY = Transform()

@@ -35,7 +35,16 @@ def join(scope: str, name: str) -> str:
     return f'{scope}::{name}' if scope else name
 
 
-@dataclass
+def prefix(scope: str) -> str:
+    """Return what ``join(scope, name)`` puts before ``name``.
+
+    Hot loops look many names up in one scope; ``prefix(scope) + name`` is
+    the same string as ``join(scope, name)`` for a fraction of the cost.
+    """
+    return f'{scope}::' if scope else ''
+
+
+@dataclass(slots=True)
 class PoseEdge:
     parent: int
     value: Transform
@@ -56,11 +65,16 @@ class FrameGraphs:
     added_models: set[int] = field(default_factory=set)
     root: int = -1  # the vertex every pose is finally resolved against
     errors: list[Diagnostic] = field(default_factory=list)
-    # Cache of resolved poses relative to ``root``.
-    _cache: dict[int, Transform | None] = field(default_factory=dict, repr=False)
-    # Cache of attached-to sinks per (vertex, world scope): (sink or None, error).
-    _sinks: dict[tuple[int, bool], tuple[int | None, Diagnostic | None]] = field(
-        default_factory=dict, repr=False)
+    # Vertices whose full name a later vertex took (only an implicit
+    # ``__model__`` can: a link ``m::__model__`` beside a nested model ``m``,
+    # where ``::`` in names is allowed); looking their name up finds the other.
+    shadowed: set[int] = field(default_factory=set)
+    # Per vertex, filled by validation so that later queries walk nothing
+    # (lists, not dicts: a quarter of the memory, and quicker to index):
+    # the pose relative to ``root`` once resolved, else None;
+    _poses: list[Transform | None] = field(default_factory=list, repr=False)
+    # the attached-to sink once a walk succeeded, else -1 (failures are not kept).
+    _sink: list[int] = field(default_factory=list, repr=False)
 
     def add(self, full_name: str, kind: Kind, loc: Loc | None = None) -> int:
         vid = len(self.names)
@@ -68,9 +82,14 @@ class FrameGraphs:
             self.locs[vid] = loc
         self.names.append(full_name)
         self.kinds.append(kind)
+        old = self.ids.get(full_name)
+        if old is not None:
+            self.shadowed.add(old)
         self.ids[full_name] = vid
         self.pose_in.append([])
         self.attached_out.append([])
+        self._poses.append(None)
+        self._sink.append(-1)
         return vid
 
     def find(self, scope: str, name: str) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames.graph import FrameGraphs, Kind
-from sdf_tools.frames.resolve import pose_to_source, resolve_attached_body
+from sdf_tools.frames.resolve import BODY_KINDS, pose_to_source, resolve_all, resolve_attached_body
 
 
 def _located(g: FrameGraphs, vid: int, d: Diagnostic) -> Diagnostic:
@@ -48,24 +48,42 @@ def _check_degrees(g: FrameGraphs, vid: int) -> Diagnostic | None:
     return None
 
 
+#: Kinds whose vertex needs exactly one attached-to out-edge.
+_NEEDS_OUT = (Kind.MODEL, Kind.JOINT, Kind.FRAME)
+
+
+def _report(g: FrameGraphs, seen: set[str], vid: int, d: Diagnostic) -> None:
+    if d.message not in seen:
+        seen.add(d.message)
+        g.errors.append(_located(g, vid, d))
+
+
 def validate(g: FrameGraphs, *, world_scope: bool) -> None:
-    """Append every graph error to ``g.errors`` (deduplicated by message)."""
+    """Append every graph error to ``g.errors`` (deduplicated by message).
+
+    Per vertex: its degrees, then its pose, then its attached-to body. Every
+    pose and body that resolves is found first, in one pass; then degrees
+    that are plainly right and a pose or body that resolved need no further
+    look, and anything else gets the full check and its message.
+    """
+    resolve_all(g)
     seen = {d.message for d in g.errors}
-    for vid in range(len(g.names)):
-        if g.kinds[vid] is Kind.ROOT:
+    kinds, root, bodies = g.kinds, g.root, BODY_KINDS[world_scope]
+    for vid, (kind, pin, out, pose, sink) in enumerate(
+            zip(kinds, g.pose_in, g.attached_out, g._poses, g._sink, strict=True)):
+        if kind is Kind.ROOT:
             continue
-        found: list[Diagnostic] = []
-        d = _check_degrees(g, vid)
-        if d is not None:
-            found.append(d)
-        if vid != g.root:
-            _, err = pose_to_source(g, vid, g.root)
+        # Superset of _check_degrees' failures: two pose parents, two
+        # targets, or a target where none belongs or none where one does.
+        if len(pin) > 1 or len(out) > 1 or (not out) is (kind in _NEEDS_OUT):
+            d = _check_degrees(g, vid)
+            if d is not None:
+                _report(g, seen, vid, d)
+        if pose is None and vid != root:
+            err = pose_to_source(g, vid, root)[1]
             if err is not None:
-                found.append(err)
-        _, err = resolve_attached_body(g, vid, world_scope)
-        if err is not None:
-            found.append(err)
-        for d in found:
-            if d.message not in seen:
-                seen.add(d.message)
-                g.errors.append(_located(g, vid, d))
+                _report(g, seen, vid, err)
+        if sink < 0 or kinds[sink] not in bodies:
+            err = resolve_attached_body(g, vid, world_scope)[1]
+            if err is not None:
+                _report(g, seen, vid, err)
