@@ -18,6 +18,8 @@ def is_reserved_name(name: str) -> bool:
 def read_name(ctx: ReadContext, el: etree._Element, kind: str, *, reserved_check: bool = True) -> str:
     """Return the ``name`` attribute, reporting it missing or reserved."""
     name = el.get('name')
+    if name and name[0] != '_' and name != 'world' and ':' not in name:
+        return name  # the usual name: nothing to check (a hot path)
     if name is None:
         ctx.error(ErrorCode.ATTRIBUTE_MISSING,
                   f'Required attribute[name] in element[{el.tag}] is not specified', el)
