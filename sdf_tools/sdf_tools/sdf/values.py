@@ -264,7 +264,7 @@ def _pose_value(ctx: ReadContext, el: etree._Element, text: str, fmt: str,
         # way, which keeps the sign of a zero component as before.)
         return Transform(xyz, IDENTITY.q)
     if degrees:
-        rpy = tuple(a * math.pi / 180.0 for a in rpy)  # type: ignore[assignment]
+        rpy = (rpy[0] * math.pi / 180.0, rpy[1] * math.pi / 180.0, rpy[2] * math.pi / 180.0)
     return Transform.from_xyz_rpy(xyz, rpy)
 
 
