@@ -127,12 +127,14 @@ class Transform:
         """
         x, y, z = self.p
         w, qx, qy, qz = self.q
-        n = math.sqrt(w * w + qx * qx + qy * qy + qz * qz)
-        if n != 1.0:
-            if n == 0.0:
-                w, qx, qy, qz = 1.0, 0.0, 0.0, 0.0
-            else:
-                w, qx, qy, qz = w / n, qx / n, qy / n, qz / n
+        n2 = w * w + qx * qx + qy * qy + qz * qz
+        if n2 != 1.0:  # else the norm is sqrt(1.0), exactly 1.0
+            n = _sqrt(n2)
+            if n != 1.0:
+                if n == 0.0:
+                    w, qx, qy, qz = 1.0, 0.0, 0.0, 0.0
+                else:
+                    w, qx, qy, qz = w / n, qx / n, qy / n, qz / n
         if not w > 0.0:
             for c in (w, qx, qy, qz):
                 if c != 0.0:
@@ -149,5 +151,7 @@ class Transform:
 _new_transform = object.__new__
 _set_p = Transform.__dict__['p'].__set__  # the slots' descriptors
 _set_q = Transform.__dict__['q'].__set__
+
+_sqrt = math.sqrt  # a global name, looked up faster than an attribute
 
 IDENTITY = Transform()

@@ -178,6 +178,15 @@ def resolve_all(g: FrameGraphs) -> None:
     for vid in range(n):
         if poses[vid] is not None or vid == root:
             continue
+        # The common case first: one edge, from a parent resolved already
+        # (so not ``vid``): the walk below would make the same one product.
+        edges = pose_in[vid]
+        if len(edges) == 1:
+            e = edges[0]
+            parent_pose = IDENTITY if e.parent == root else poses[e.parent]
+            if parent_pose is not None:
+                poses[vid] = parent_pose * e.value
+                continue
         chain: list[tuple[int, Transform]] = []
         v = vid
         base: Transform | None = None
@@ -199,6 +208,13 @@ def resolve_all(g: FrameGraphs) -> None:
     for vid in range(n):
         if sinks[vid] >= 0:
             continue
+        # Likewise: a sink itself, or one edge to a vertex whose sink is known.
+        out = attached_out[vid]
+        if len(out) < 2:
+            sink = sinks[out[0][0]] if out else vid
+            if sink >= 0:
+                sinks[vid] = sink
+                continue
         path: list[int] = []
         v = vid
         sink = -1
