@@ -56,27 +56,8 @@ if [[ -x "$bin" && "$bin" -nt "$src" && "$bin" -nt "${BASH_SOURCE[0]}" ]]; then
   exit 0
 fi
 
-for tool in g++ pkg-config; do
-  if ! command -v "$tool" >/dev/null 2>&1; then
-    echo "build.sh: '$tool' not found (apt-get install g++ pkg-config)" >&2
-    exit 1
-  fi
-done
-if ! pkg-config --exists "${pkgs[@]}"; then
-  echo "build.sh: pkg-config cannot find ${pkgs[*]} (apt-get install" \
-       "libignition-transport-dev libignition-msgs-dev libsdformat-dev)" >&2
-  exit 1
-fi
-
-mkdir -p "$out_dir"
+# shellcheck source=../cxx_build.sh
+source "$here/../cxx_build.sh"
+cxx_build "$src" "$bin" "libignition-transport-dev libignition-msgs-dev libsdformat-dev" "${pkgs[@]}"
 write_ign_config
-# Compile to a private temporary name, then rename: concurrent builds (e.g.
-# parallel test workers) never see a half-written binary.
-tmp="$(mktemp "$out_dir/.gazebo_standin.XXXXXX")"
-trap 'rm -f "$tmp"' EXIT
-# shellcheck disable=SC2046  # pkg-config output is meant to be word-split
-g++ -std=c++17 -O1 -Wall -Wextra -o "$tmp" "$src" $(pkg-config --cflags --libs "${pkgs[@]}") -pthread
-chmod 755 "$tmp"
-mv -f "$tmp" "$bin"
-trap - EXIT
 echo "$bin"
