@@ -56,10 +56,10 @@ def _failed(to: str, message: str, code: ErrorCode = ErrorCode.PARAMETER_ERROR,
 def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions) -> ConversionResult:
     """Convert an already loaded file to ``to`` ('sdf' or 'urdf')."""
     if to == 'urdf':
-        from sdf_tools.convert.to_urdf import convert_to_urdf
+        from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
         return convert_to_urdf(loaded, options)
     if to == 'sdf':
-        from sdf_tools.convert.to_sdf import convert_to_sdf
+        from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
         return convert_to_sdf(loaded, options)
     return _failed(to, f'unknown output format [{to}]: use one of {", ".join(FORMATS)}')
 

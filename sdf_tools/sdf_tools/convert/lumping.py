@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sdf_tools.convert.sdf_elements import computed_pose
+from sdf_tools.convert.poses import computed_pose
 from sdf_tools.model import Collision, Joint, Link, Model, Visual
 from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.transform import IDENTITY, Transform

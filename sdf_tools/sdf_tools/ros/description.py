@@ -8,7 +8,7 @@ What ``robot_description`` carries:
 
 * ``robot_description_format: urdf`` — a URDF or xacro input is passed
   through as written (xacro expanded), as robot_state_publisher does; an
-  SDFormat model is converted (:func:`sdf_tools.convert.to_urdf.convert_to_urdf`,
+  SDFormat model is converted (:func:`sdf_tools.convert.urdf.to_urdf.convert_to_urdf`,
   nested names flattened with ``scope_separator``, ``<frame>``s as links when
   ``publish_frames``). The TF tree of a converted model is then computed
   from that URDF, so every URDF link has its transform and joint_states
@@ -16,7 +16,7 @@ What ``robot_description`` carries:
   only the SDFormat has (nested model frames, the world's frames, actors,
   the model's placement in its world) are added from the SDFormat.
 * ``robot_description_format: sdf`` — the resolved SDFormat 1.9
-  (:func:`sdf_tools.convert.to_sdf.convert_to_sdf`); TF comes from the
+  (:func:`sdf_tools.convert.sdf.to_sdf.convert_to_sdf`); TF comes from the
   input itself.
 """
 from __future__ import annotations

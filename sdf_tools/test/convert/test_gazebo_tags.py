@@ -15,8 +15,8 @@ from lxml import etree
 
 from convert.to_sdf_compare import DATA, convert, ign_available, leaves, printout, same_text, write
 from sdf_tools.convert import ReportKind
-from sdf_tools.convert.gazebo_apply import applies_to_shape
-from sdf_tools.convert.gazebo_tags import GazeboBlock, parse_block, parse_number
+from sdf_tools.convert.sdf.gazebo_apply import applies_to_shape
+from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, parse_block, parse_number
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.load import load_string
 from sdf_tools.model import Extra
@@ -151,7 +151,7 @@ def test_turn_gravity_off_false_keeps_gravity_and_value_attributes_are_read() ->
 
 def _convert_text(urdf: str):  # type: ignore[no-untyped-def]
     from sdf_tools.convert import ConversionOptions
-    from sdf_tools.convert.to_sdf import convert_to_sdf
+    from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
     return convert_to_sdf(load_string(urdf, 'r.urdf'), ConversionOptions())
 
 

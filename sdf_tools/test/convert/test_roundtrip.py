@@ -28,8 +28,8 @@ from support.libsdformat import probe_available, run_probe
 
 from convert.urdf_readback import TOL, by_name, libsdformat_problems, pose_diff, vec_diff
 from sdf_tools.convert import ConversionOptions
-from sdf_tools.convert.to_sdf import convert_to_sdf
-from sdf_tools.convert.to_urdf import convert_to_urdf
+from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
+from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_string
 

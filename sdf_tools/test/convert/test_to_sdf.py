@@ -30,8 +30,8 @@ from convert.to_sdf_compare import (
     write,
 )
 from sdf_tools.convert import ConversionOptions, ConversionResult, ReportEntry, ReportKind
-from sdf_tools.convert.sdf_writer import URDF_NS
-from sdf_tools.convert.to_sdf import convert_to_sdf
+from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
+from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.errors import ErrorCode
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file, load_string

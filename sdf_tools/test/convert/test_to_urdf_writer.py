@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from sdf_tools.convert.urdf_out.writer import ULink, URobot, comment, num, pose_num, rpy_of, write_urdf
+from sdf_tools.convert.urdf.writer import ULink, URobot, comment, num, pose_num, rpy_of, write_urdf
 from sdf_tools.transform import Transform, normalize_quat
 
 

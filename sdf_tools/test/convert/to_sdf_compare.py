@@ -32,7 +32,7 @@ from lxml import etree
 from scipy.spatial.transform import Rotation
 
 from sdf_tools.convert import ConversionOptions, ConversionResult
-from sdf_tools.convert.to_sdf import convert_to_sdf
+from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.load import load_file
 
 Json = dict[str, Any]

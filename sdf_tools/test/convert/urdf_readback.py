@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdf_tools.convert import ConversionOptions, ConversionResult
-from sdf_tools.convert.to_urdf import convert_to_urdf
+from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file, load_string
 

@@ -9,9 +9,9 @@
 
 URDF input is converted as libsdformat converts it when Gazebo loads a URDF
 (fixed-joint lumping, ``<gazebo>`` tags), with every choice reported and
-nothing dropped silently (:mod:`~sdf_tools.convert.from_urdf`). SDFormat
+nothing dropped silently (:mod:`~sdf_tools.convert.sdf.from_urdf`). SDFormat
 input of any version is written again in the requested version with every
-resolved pose unchanged (:mod:`~sdf_tools.convert.sdf_upgrade`). Then the
+resolved pose unchanged (:mod:`~sdf_tools.convert.sdf.upgrade`). Then the
 options that change the model (root transform, fixed base, self-collision,
 URIs, collision and inertia from geometry) are applied
 (:mod:`~sdf_tools.convert.model_options`), and the text is written with a
@@ -25,13 +25,13 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from sdf_tools.convert.from_urdf import prepare_urdf
-from sdf_tools.convert.joint_types import mimic_as_custom
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.sdf_upgrade import SourceIndex, upgrade_model, upgrade_world
-from sdf_tools.convert.sdf_writer import WriteOptions, to_text, write_document
+from sdf_tools.convert.sdf.from_urdf import prepare_urdf
+from sdf_tools.convert.sdf.joint_types import mimic_as_custom
+from sdf_tools.convert.sdf.upgrade import SourceIndex, upgrade_model, upgrade_world
+from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model

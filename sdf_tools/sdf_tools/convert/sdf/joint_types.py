@@ -23,9 +23,9 @@ import math
 from dataclasses import dataclass, field
 
 from sdf_tools.convert.massless import default_inertial
+from sdf_tools.convert.poses import identity_pose
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.convert.sdf_elements import identity_pose
-from sdf_tools.convert.sdf_writer import URDF_NS
+from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.model import Extra, Frame, Joint, JointAxis, Link
 from sdf_tools.transform import Vec3
 

@@ -9,7 +9,7 @@ tool. How:
 * **Frames.** URDF link frames are the SDFormat link frames. Each joint's
   origin is its SDFormat frame in its parent link's frame; where the joint
   frame is not the child link's frame an extra massless link carries the
-  joint (:mod:`~sdf_tools.convert.urdf_out.joints`). Axes are expressed in the
+  joint (:mod:`~sdf_tools.convert.urdf.joints`). Axes are expressed in the
   joint frame.
 * **Placement.** The root link's pose in the world (the model's pose, and
   the root link's pose in the model) is written as libsdformat's
@@ -22,23 +22,23 @@ tool. How:
 * **Defaults.** A link without ``<inertial>`` gets libsdformat's 1 kg and
   unit inertia, and the file says so in a comment on the link.
 * **Losses.** Sensors, lights, plugins and link flags go into ``<gazebo>``
-  blocks (:mod:`~sdf_tools.convert.urdf_out.extensions`); shapes URDF lacks are
-  approximated (:mod:`~sdf_tools.convert.urdf_out.shapes`); kinematic loops
-  fail unless ``break_loops`` (:mod:`~sdf_tools.convert.urdf_out.tree`).
+  blocks (:mod:`~sdf_tools.convert.urdf.extensions`); shapes URDF lacks are
+  approximated (:mod:`~sdf_tools.convert.urdf.shapes`); kinematic loops
+  fail unless ``break_loops`` (:mod:`~sdf_tools.convert.urdf.tree`).
 
 Every assumption and loss is a report entry with its source file:line, and
 the output starts with a comment listing them.
 """
 from __future__ import annotations
 
+from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.urdf_out.extensions import gazebo_blocks
-from sdf_tools.convert.urdf_out.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
-from sdf_tools.convert.urdf_out.joints import JointBuilder
-from sdf_tools.convert.urdf_out.shapes import ShapeContext, convert_shapes
-from sdf_tools.convert.urdf_out.tree import TreePlan, plan_tree
-from sdf_tools.convert.urdf_out.writer import UInertial, UJoint, ULink, URobot, write_urdf
+from sdf_tools.convert.urdf.extensions import gazebo_blocks
+from sdf_tools.convert.urdf.joints import JointBuilder
+from sdf_tools.convert.urdf.shapes import ShapeContext, convert_shapes
+from sdf_tools.convert.urdf.tree import TreePlan, plan_tree
+from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULink, URobot, write_urdf
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs
 from sdf_tools.load import LoadResult

@@ -1,8 +1,8 @@
 """Flatten one SDFormat model: every link, joint and frame named and located in the graphs.
 
-The first step of SDF -> URDF. The frame graphs already resolved
-``relative_to``, placement frames, degrees, quaternions and pre-1.7 rules;
-here each element of the model and of its nested models gets
+The first step of every writer that needs a resolved model (URDF, MJCF,
+USD). The frame graphs already resolved ``relative_to``, placement frames,
+degrees, quaternions and pre-1.7 rules; here each element of the model and of its nested models gets
 
 * a URDF name: its scoped name relative to the model, with ``::`` replaced
   by the chosen separator (``arm::gripper::finger`` -> ``arm/gripper/finger``

@@ -32,7 +32,7 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.convert.urdf_out.writer import UMaterial, UShape, num, nums
+from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.transform import IDENTITY, Transform

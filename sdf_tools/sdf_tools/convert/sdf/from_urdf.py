@@ -4,26 +4,22 @@ The URDF reader already places the robot in SDFormat 1.9 terms (each joint
 relative to its parent link, each link relative to its joint). This module
 does what libsdformat's URDF parser does on top of that, and reports it:
 
-1. ``<gazebo>`` blocks are read (:mod:`~sdf_tools.convert.gazebo_tags`);
+1. ``<gazebo>`` blocks are read (:mod:`~sdf_tools.convert.sdf.gazebo_tags`);
 2. fixed joints are lumped (:mod:`~sdf_tools.convert.lumping`), the blocks of
    a lumped link moving with it; ``<frame>``\\ s named after each lumped
    joint and link keep those names usable (sensors, plugins, TF);
 3. links without mass are folded, given a mass or dropped
    (:mod:`~sdf_tools.convert.massless`);
 4. visuals and collisions get libsdformat's names, joints SDFormat types
-   (:mod:`~sdf_tools.convert.joint_types`);
+   (:mod:`~sdf_tools.convert.sdf.joint_types`);
 5. every ``<gazebo>`` tag is put where libsdformat puts it
-   (:mod:`~sdf_tools.convert.gazebo_apply`), URDF colors become SDFormat
+   (:mod:`~sdf_tools.convert.sdf.gazebo_apply`), URDF colors become SDFormat
    materials, and URDF-only elements are carried as ``<urdf:...>``.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sdf_tools.convert import gazebo_apply as ga
-from sdf_tools.convert.gazebo_model import Targets, apply_to_model, check_blocks
-from sdf_tools.convert.gazebo_tags import GazeboBlock, lumping_switches, parse_blocks
-from sdf_tools.convert.joint_types import JointOutput, floating, locked_revolute, planar
 from sdf_tools.convert.lumping import (
     Body,
     Lumping,
@@ -39,11 +35,15 @@ from sdf_tools.convert.massless import (
     folds_massless,
     is_massless,
 )
-from sdf_tools.convert.material_colors import Rgba, carry_custom, visual_colors
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.plugin_frames import rewrite_references
+from sdf_tools.convert.poses import identity_pose
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.convert.sdf_elements import identity_pose
+from sdf_tools.convert.sdf import gazebo_apply as ga
+from sdf_tools.convert.sdf.gazebo_model import Targets, apply_to_model, check_blocks
+from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, lumping_switches, parse_blocks
+from sdf_tools.convert.sdf.joint_types import JointOutput, floating, locked_revolute, planar
+from sdf_tools.convert.sdf.material_colors import Rgba, carry_custom, visual_colors
+from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
 from sdf_tools.urdf.link import sdf_shape_name

@@ -1,7 +1,7 @@
 """SDFormat elements from the description model: numbers, poses, links, joints, frames.
 
 The functions here build lxml elements for one element kind each; the
-document-level writer (:mod:`sdf_tools.convert.sdf_writer`) puts them
+document-level writer (:mod:`sdf_tools.convert.sdf.writer`) puts them
 together. Numbers are printed with Python's shortest round-trip ``repr``
 (so a value read back is the same double). A pose keeps the text it was
 written with when the converter did not change it; a computed pose is
@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 from lxml import etree
 
+from sdf_tools.convert.poses import is_identity
 from sdf_tools.model import Collision, Frame, Geometry, Inertial, Joint, JointAxis, Link, RawPose, Visual
-from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.transform import Transform
 
 # How a verbatim XML piece (plugin, sensor, extra) becomes an element to insert.
 Verbatim = Callable[[str], 'etree._Element | None']
@@ -85,17 +86,6 @@ def pose_element(parent: etree._Element, pose: RawPose | None, *,
         if fmt is not None:
             attrs['rotation_format'] = fmt
     return sub(parent, 'pose', text, **attrs)
-
-
-def computed_pose(value: Transform, relative_to: str = '') -> RawPose:
-    """Return a pose the converter computed (printed from its value, not from text)."""
-    return RawPose(value, relative_to)
-
-
-def is_identity(t: Transform, tol: float = 0.0) -> bool:
-    """Return whether ``t`` is the identity (exactly, or within ``tol``)."""
-    return (max(abs(v) for v in t.p) <= tol and abs(abs(t.q[0]) - 1.0) <= tol
-            and max(abs(v) for v in t.q[1:]) <= tol)
 
 
 def inertial_element(parent: etree._Element, inertial: Inertial) -> etree._Element:
@@ -275,8 +265,3 @@ def frame_element(parent: etree._Element, frame: Frame) -> etree._Element:
         el.set('attached_to', frame.attached_to)
     pose_element(el, frame.pose)
     return el
-
-
-def identity_pose(relative_to: str) -> RawPose:
-    """Return the zero pose measured from ``relative_to``."""
-    return RawPose(IDENTITY, relative_to)

@@ -12,8 +12,9 @@ import difflib
 
 from lxml import etree
 
-from sdf_tools.convert.gazebo_apply import Landing
-from sdf_tools.convert.gazebo_tags import (
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.sdf.gazebo_apply import Landing
+from sdf_tools.convert.sdf.gazebo_tags import (
     IGNORED_TAGS,
     JOINT_TAGS,
     LINK_TAGS,
@@ -21,7 +22,6 @@ from sdf_tools.convert.gazebo_tags import (
     PARSED_TAGS,
     GazeboBlock,
 )
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.model import Extra, Model, Plugin
 from sdf_tools.model.common import Loc

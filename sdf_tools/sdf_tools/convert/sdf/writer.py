@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from sdf_tools.convert.report import ReportEntry
-from sdf_tools.convert.sdf_elements import (
+from sdf_tools.convert.sdf.elements import (
     frame_element,
     joint_element,
     link_element,
