@@ -8,6 +8,7 @@ collision poses (in their link's frame) and actor waypoints (as written).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from sdf_tools._perf import no_gc
@@ -87,12 +88,18 @@ def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint) -> Json:
         'axis': None if a is None else _axis(g, scope, world, a),
         'axis2': None if a2 is None else _axis(g, scope, world, a2),
         # A negative effort or velocity means "unlimited" (libsdformat turns
-        # it into +inf); strict JSON has no infinity, so we print null.
-        'limit': None if a is None else {'lower': a.lower, 'upper': a.upper,
-                                         'effort': a.effort if a.effort >= 0 else None,
-                                         'velocity': a.velocity if a.velocity >= 0 else None},
+        # it into +inf); strict JSON has no infinity, so we print null, as for
+        # a bound written as inf or -inf.
+        'limit': None if a is None else {
+            'lower': _finite(a.lower), 'upper': _finite(a.upper),
+            'effort': _finite(a.effort) if a.effort >= 0 else None,
+            'velocity': _finite(a.velocity) if a.velocity >= 0 else None},
         'dynamics': None if a is None else {'damping': a.damping, 'friction': a.friction},
     }
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
 
 
 def _frame(g: FrameGraphs, full: str, world_scope: bool) -> Json:

@@ -17,6 +17,10 @@ def joint_body(g: FrameGraphs, scope: str, name: str) -> str | None:
     return 'world' if name == 'world' else body_name(g, g.find(scope, name), world_scope=False)
 
 
+def _is_model_frame(name: str) -> bool:
+    return name == '__model__' or name.endswith('::__model__')
+
+
 def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagnostic]:
     """Check every joint's parent and child in ``model`` and its nested models."""
     out: list[Diagnostic] = []
@@ -34,7 +38,9 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagno
                           f'parent frame with name[{parent}] specified by joint with name[{j.name}] '
                           f'not found in model with name[{model.name}].', j))
         cv = ids.get(pre + child)
-        if child and child != 'world' and cv is None:
+        # libsdformat looks the child up among links, joints, frames and nested models:
+        # the implicit __model__ frame is none of them.
+        if child and child != 'world' and (cv is None or _is_model_frame(child)):
             out.append(_d(ErrorCode.JOINT_CHILD_LINK_INVALID,
                           f'child frame with name[{child}] specified by joint with name[{j.name}] '
                           f'not found in model with name[{model.name}].', j))

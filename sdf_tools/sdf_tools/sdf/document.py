@@ -6,8 +6,9 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Document
+from sdf_tools.model import Actor, Document, Light, Model
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
+from sdf_tools.sdf.include import load_include
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.world import parse_actor, parse_world
@@ -36,39 +37,75 @@ def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[s
     if ctx is None:
         ctx = ReadContext(file, version.strip(), include_stack=include_stack)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
-    models = [c for c in root if c.tag == 'model']
-    lights = [c for c in root if c.tag == 'light']
-    actors = [c for c in root if c.tag == 'actor']
-    for w in (c for c in root if c.tag == 'world'):
+    worlds = [c for c in root if c.tag == 'world']
+    for w in worlds:
         world = parse_world(ctx, w)
         if any(x.name == world.name for x in doc.worlds):
             ctx.error(ErrorCode.DUPLICATE_NAME, f'World with name[{world.name}] already exists.', w)
             continue
         doc.worlds.append(world)
-    for kind, els in (('model', models), ('light', lights), ('actor', actors)):
-        if len(els) > 1:
+    _read_root_entity(ctx, root, doc)
+    return doc, ctx.diagnostics
+
+
+def _root_items(ctx: ReadContext, root: etree._Element
+                ) -> dict[str, list[tuple[Model | Light | Actor, etree._Element]]]:
+    """Read the root's models, lights and actors in document order, includes expanded.
+
+    An ``<include>`` directly under ``<sdf>`` stands for what it includes, as
+    libsdformat's parser expands it in place. Same-named items of one kind are
+    DUPLICATE_NAME (libsdformat's ``loadUniqueRepeated``), the later one dropped.
+    """
+    items: dict[str, list[tuple[Model | Light | Actor, etree._Element]]] = {
+        'model': [], 'light': [], 'actor': []}
+    for c in root:
+        tag = c.tag
+        item: Model | Light | Actor | None = None
+        if tag == 'model':
+            item = parse_model(ctx, c)
+        elif tag == 'light':
+            item = parse_light(ctx, c)
+        elif tag == 'actor':
+            item = parse_actor(ctx, c)
+        elif tag == 'include':
+            item = load_include(ctx, c)
+        if item is None:
+            continue
+        kind = type(item).__name__.lower()
+        if any(x.name == item.name for x, _ in items[kind]):
+            ctx.error(ErrorCode.DUPLICATE_NAME, f'{kind} with name[{item.name}] already exists.', c)
+            continue
+        items[kind].append((item, c))
+    return items
+
+
+def _read_root_entity(ctx: ReadContext, root: etree._Element, doc: Document) -> None:
+    """Keep the one model, light or actor a root may hold, as ``sdf::Root::Load`` does."""
+    items = _root_items(ctx, root)
+    for kind, found in items.items():
+        if len(found) > 1:
             ctx.error(ErrorCode.ELEMENT_INCORRECT_TYPE,
-                      f'Root object can only contain one {kind}. Using the first one found', els[1])
-    if models:
-        doc.model = parse_model(ctx, models[0])
-        pose_el = models[0].find('pose')
+                      f'Root object can only contain one {kind}. Using the first one found',
+                      found[1][1])
+    if items['model']:
+        model, el = items['model'][0]
+        doc.model = model  # type: ignore[assignment]
+        pose_el = el.find('pose') if el.tag == 'model' else None
         if pose_el is not None and pose_el.get('relative_to'):
             # Nothing is outside a top-level model for its pose to refer to.
             ctx.error(ErrorCode.ATTRIBUTE_INVALID,
                       'the pose of a top-level model must not have a relative_to attribute', pose_el)
-    if lights:
-        if doc.model is not None:
-            ctx.error(ErrorCode.ELEMENT_INCORRECT_TYPE,
-                      'Root object can only contain one of model, light or actor', lights[0])
-        else:
-            doc.light = parse_light(ctx, lights[0])
-    if actors:
+    for kind in ('light', 'actor'):
+        if not items[kind]:
+            continue
+        item, el = items[kind][0]
         if doc.model is not None or doc.light is not None:
             ctx.error(ErrorCode.ELEMENT_INCORRECT_TYPE,
-                      'Root object can only contain one of model, light or actor', actors[0])
+                      'Root object can only contain one of model, light or actor', el)
+        elif kind == 'light':
+            doc.light = item  # type: ignore[assignment]
         else:
-            doc.actor = parse_actor(ctx, actors[0])
-    return doc, ctx.diagnostics
+            doc.actor = item  # type: ignore[assignment]
 
 
 def read_sdf_file(path: str | Path, include_stack: tuple[str, ...] = ()

@@ -43,11 +43,11 @@ def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
         ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
         return None
     if path.is_dir():
-        found = model_file_in_dir(path)
+        found = model_file_in_dir(path, sdf_fallback=False)
         if found is None:
             ctx.error(ErrorCode.URI_LOOKUP,
-                      f'Unable to find a model file (model.config or model.sdf) in [{path}] '
-                      f'for uri[{uri}]', uri_el)
+                      f'Unable to resolve uri[{uri}] to model path [{path}] since it does not '
+                      'contain a model.config file (or manifest.xml) naming a model file.', uri_el)
             return None
         path = found
     return path

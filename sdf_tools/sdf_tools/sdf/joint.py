@@ -1,6 +1,8 @@
 """``<joint>`` and its ``<axis>``/``<axis2>``; ``<frame>``."""
 from __future__ import annotations
 
+import math
+
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
@@ -35,6 +37,36 @@ _DYNAMICS_DEFAULTS = {'damping': 0.0, 'friction': 0.0, 'spring_reference': 0.0,
                       'spring_stiffness': 0.0}
 
 
+_INFINITY = frozenset({'inf', '+inf', 'infinity', '+infinity'})
+
+
+def _infinity(text: str | None) -> float | None:
+    """Return +-inf for an infinity spelled out (``inf``, ``-Infinity``), else None.
+
+    Every libsdformat version reads these as doubles; a number too large for a
+    double (``1e400``) it refuses, and so do we.
+    """
+    t = (text or '').strip().lower()
+    if t in _INFINITY:
+        return math.inf
+    if t[:1] == '-' and t[1:] in _INFINITY:
+        return -math.inf
+    return None
+
+
+def _read_limit(ctx: ReadContext, lim: etree._Element) -> dict[str, float]:
+    """Read ``<limit>``: numbers as everywhere, and infinite bounds as libsdformat does."""
+    infinite: dict[str, float] = {}
+    for c in lim.iterchildren(*_LIMIT_DEFAULTS):
+        value = _infinity(c.text)
+        if value is not None and c.tag not in infinite:
+            infinite[str(c.tag)] = value
+    if not infinite:
+        return floats_by_tag(ctx, lim, _LIMIT_DEFAULTS)
+    rest = {k: v for k, v in _LIMIT_DEFAULTS.items() if k not in infinite}
+    return {**floats_by_tag(ctx, lim, rest), **infinite}
+
+
 def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool,
                kind: str = '') -> JointAxis:
     """Read an axis; ``legacy_model_frame`` is 1.4's implied use_parent_model_frame."""
@@ -67,7 +99,7 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
                  f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
                  'and unlimited effort and velocity', el)
     if lim is not None:
-        li = floats_by_tag(ctx, lim, _LIMIT_DEFAULTS)
+        li = _read_limit(ctx, lim)
         axis.lower, axis.upper = li['lower'], li['upper']
         axis.effort, axis.velocity = li['effort'], li['velocity']
         axis.stiffness, axis.dissipation = li['stiffness'], li['dissipation']
@@ -98,6 +130,13 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
     joint = Joint(name, jtype, pose=get_pose(ctx, k), loc=ctx.loc(el))
     for tag in ('parent', 'child'):
         c = k.get(tag)
+        if c is None and jtype == 'ball':
+            # libsdformat's parser refuses a missing parent/child except in a ball joint,
+            # where it fills in the spec default and the frame checks refuse that name.
+            ctx.warn(ErrorCode.DEFAULT_ASSUMED, f'ball joint [{name}] has no <{tag}>: '
+                     'libsdformat assumes the name [__default__]', el)
+            setattr(joint, tag, '__default__')
+            continue
         if c is None:
             ctx.error(ErrorCode.ELEMENT_MISSING,
                       f'XML Missing required element[{tag}], child of element[joint]', el)

@@ -7,6 +7,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.domchecks import check_material, check_sensor
 from sdf_tools.sdf.geometry import parse_geometry
 from sdf_tools.sdf.names import check_unique, read_name
 from sdf_tools.sdf.values import (
@@ -85,6 +86,8 @@ def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> Vis
         elif tag == 'geometry':
             g = g if g is not None else c
         else:
+            if tag == 'material' and kind == 'visual':
+                check_material(ctx, c)
             extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
     if g is not None:
         geometry = parse_geometry(ctx, g)
@@ -99,6 +102,7 @@ def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> Vis
 
 def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
     name = read_name(ctx, el, 'sensor')
+    check_sensor(ctx, el, name)
     return Sensor(name, el.get('type', ''), get_pose(ctx, el), to_xml(el), ctx.loc(el))
 
 

@@ -78,16 +78,21 @@ def resolve_uri(uri: str, base_dir: Path | None, env: dict[str, str] | None = No
     return None
 
 
-def model_file_in_dir(directory: Path) -> Path | None:
+def model_file_in_dir(directory: Path, *, sdf_fallback: bool = True) -> Path | None:
     """Pick the SDFormat file of a model directory from its ``model.config``.
 
     The highest ``<sdf version>`` we support wins, as libsdformat picks the
-    highest it supports; without a model.config, ``model.sdf`` is used.
+    highest it supports. Without a model.config, the deprecated
+    ``manifest.xml`` is read instead (as libsdformat does); without either,
+    ``model.sdf`` is used when ``sdf_fallback`` (the command line and the
+    spawner are lenient), else there is no file (libsdformat's ``<include>``).
     """
     config = directory / 'model.config'
     if not config.is_file():
+        config = directory / 'manifest.xml'
+    if not config.is_file():
         fallback = directory / 'model.sdf'
-        return fallback if fallback.is_file() else None
+        return fallback if sdf_fallback and fallback.is_file() else None
     try:
         root = etree.parse(str(config), etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
     except (etree.XMLSyntaxError, OSError):

@@ -3,8 +3,9 @@
 Known, deliberate differences from libsdformat 12 are normalised here, each
 with its reason, so that everything else is compared strictly:
 
-* Unlimited joint effort/velocity: libsdformat returns +inf for a negative
-  value; our JSON is strict (no Infinity) and prints null for "unlimited".
+* Unlimited joint limits: libsdformat returns +inf for a negative effort or
+  velocity and keeps a bound written as ``inf``/``-inf``; our JSON is strict
+  (no Infinity) and prints null for "unlimited".
 * ``JOINT_AXIS_EXPRESSED_IN_INVALID``: libsdformat 12 does not check
   ``expressed_in`` (newer libsdformat does); files with that error are judged
   by us alone.
@@ -27,9 +28,9 @@ def _normalise_ref(ref: dict[str, Any]) -> dict[str, Any]:
     for j in ref.get('joints', []):
         lim = j.get('limit')
         if isinstance(lim, dict):
-            for k in ('effort', 'velocity'):
+            for k in ('lower', 'upper', 'effort', 'velocity'):
                 v = lim.get(k)
-                if isinstance(v, float) and math.isinf(v) and v > 0:
+                if isinstance(v, float) and math.isinf(v):
                     lim[k] = None
     return ref
 
