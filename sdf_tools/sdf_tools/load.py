@@ -15,6 +15,7 @@ from sdf_tools._perf import no_gc, release_freed_memory
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
+from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.model import Document
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.stream import WorldModelStreamer
@@ -104,6 +105,8 @@ def _with_graphs(result: LoadResult) -> LoadResult:
         result.diagnostics.extend(g.errors)
         for m in world.models:
             result.diagnostics.extend(check_joints(m, g, ''))
+        if world.joints:
+            result.diagnostics.extend(check_world_joints(world, g))
     return result
 
 

@@ -13,6 +13,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames.graph import FrameGraphs, Kind, PoseEdge, join, prefix
 from sdf_tools.frames.resolve import pose_to_source
 from sdf_tools.frames.validate import validate
+from sdf_tools.frames.world_joints import add_world_joint_edges, add_world_joint_vertices
 from sdf_tools.model import Frame, Joint, Link, Model, RawPose, World
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.model.common import Loc
@@ -294,6 +295,7 @@ def build_world_graphs(world: World) -> FrameGraphs:
     wv = g.add('world', Kind.WORLD, world.loc)
     g.root = wv
     models = [_add_vertices(g, '', m) for m in world.models]
+    joint_vids = add_world_joint_vertices(g, world) if world.joints else []
     frame_vids: list[int | None] = []
     for frame in world.frames:
         if frame.name in g.ids:
@@ -323,6 +325,8 @@ def build_world_graphs(world: World) -> FrameGraphs:
             _err(g, ErrorCode.POSE_RELATIVE_TO_CYCLE,
                  f'relative_to name[{ref}] is identical to model name[{m.name}].', m.loc)
         g.add_pose_edge(parent, mv, placed_pose(g, m.name, m, _raw(m.pose)))
+    if world.joints:
+        add_world_joint_edges(g, world, joint_vids)
     for frame, fid in zip(world.frames, _named(g, '', world.frames, frame_vids), strict=True):
         if fid is None:
             continue

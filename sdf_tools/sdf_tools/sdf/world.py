@@ -10,6 +10,7 @@ from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_light, parse_link
+from sdf_tools.sdf.merge_world import merge_into_world
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, get_str
@@ -79,7 +80,7 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
                 ctx.diagnostics.extend(pre[1])
         elif tag == 'frame':
             world.frames.append(parse_frame(ctx, c))
-        elif tag == 'joint':
+        elif tag == 'joint' and ctx.version_tuple >= (1, 10):
             world.joints.append(parse_joint(ctx, c))
         elif tag == 'actor':
             world.actors.append(parse_actor(ctx, c))
@@ -89,7 +90,10 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
             world.plugins.append(parse_plugin(ctx, c))
         elif tag == 'include':
             inc = load_include(ctx, c)
-            if c.get('merge', 'false').strip().lower() in ('true', '1') and inc is not None:
+            merge = c.get('merge', 'false').strip().lower() in ('true', '1')
+            if merge and isinstance(inc, Model) and ctx.version_tuple >= (1, 10):
+                merge_into_world(ctx, world, c, inc)  # as libsdformat 13+ does
+            elif merge and inc is not None:
                 ctx.error(ErrorCode.MERGE_INCLUDE_UNSUPPORTED,
                           'Merge-include does not support parent element of type world', c)
             elif isinstance(inc, Model):

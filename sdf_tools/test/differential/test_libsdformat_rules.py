@@ -45,6 +45,8 @@ INVALID = [
     ('include_at_root_and_model.sdf', 'ELEMENT_INCORRECT_TYPE', 6),
     # <include> of a directory needs model.config or manifest.xml
     ('include_dir_without_config.sdf', 'URI_LOOKUP', 5),
+    # merge-include into a world is SDFormat 1.10+ (libsdformat 12 refuses it)
+    ('world_merge_include_1_9.sdf', 'MERGE_INCLUDE_UNSUPPORTED', 4),
 ]
 
 VALID = [
@@ -52,6 +54,8 @@ VALID = [
     'joint_limit_infinity_spelled.sdf',
     'include_dir_manifest.sdf',
     'include_at_root.sdf',
+    # a world has joints from 1.10 on; before, <joint> is an unknown element, no joint
+    'world_joint_in_1_9.sdf',
 ]
 
 

@@ -1,0 +1,67 @@
+"""``<include merge="true">`` into a ``<world>`` (SDFormat 1.10+, libsdformat 13 and later).
+
+The included model's frame becomes a world frame ``_merged__<name>__model__`` attached to
+its canonical link and placed by the include's pose (relative to ``world`` unless said
+otherwise); its nested models, joints and frames become the world's, with references to
+``__model__`` (and the empty ones that meant it) redirected to that proxy frame. A world
+holds no links: each link of the included model is ``MERGE_INCLUDE_UNSUPPORTED``, as
+libsdformat's ``insertIncludedElement`` says.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from lxml import etree
+
+from sdf_tools.errors import ErrorCode
+from sdf_tools.model import Frame, Model, RawPose, World
+from sdf_tools.model.canonical import canonical_link_relative_name
+from sdf_tools.sdf.context import ReadContext
+
+
+def proxy_frame_name(model_name: str) -> str:
+    """Return the name libsdformat gives a merged model's proxy frame."""
+    return f'_merged__{model_name}__model__'
+
+
+def _redirect(p: RawPose | None, proxy: str, if_empty: bool) -> RawPose | None:
+    if p is None:
+        return RawPose(relative_to=proxy) if if_empty else None
+    if p.relative_to == '__model__' or (if_empty and not p.relative_to):
+        return replace(p, relative_to=proxy)
+    return p
+
+
+def merge_into_world(ctx: ReadContext, world: World, inc_el: etree._Element, m: Model) -> None:
+    """Merge the included model ``m`` into ``world``."""
+    for _link in m.links:
+        ctx.error(ErrorCode.MERGE_INCLUDE_UNSUPPORTED,
+                  'Merge-include for <world> does not support element of type link in '
+                  f'included model [{m.name}]', inc_el)
+    proxy = proxy_frame_name(m.name)
+    pose = m.pose or RawPose()
+    if m.placement_frame:
+        from sdf_tools.frames.placement import resolve_placed_model_pose  # frames need model only
+        pose = replace(pose, value=resolve_placed_model_pose(m))
+    canonical = canonical_link_relative_name(m)
+    world.frames.append(Frame(proxy, canonical,
+                              replace(pose, relative_to=pose.relative_to or 'world'),
+                              ctx.loc(inc_el)))
+    for nested in m.models:
+        world.models.append(replace(nested, pose=_redirect(nested.pose, proxy, True)))
+    for joint in m.joints:
+        j = replace(joint, pose=_redirect(joint.pose, proxy, False))
+        if j.parent == '__model__':
+            j = replace(j, parent=proxy)
+        if j.child == '__model__':
+            j = replace(j, child=proxy)
+        for attr in ('axis', 'axis2'):
+            ax = getattr(j, attr)
+            if ax is not None and ax.expressed_in == '__model__':
+                setattr(j, attr, replace(ax, expressed_in=proxy))
+        world.joints.append(j)
+    for frame in m.frames:
+        attached = proxy if frame.attached_to in ('', '__model__') else frame.attached_to
+        world.frames.append(replace(frame, attached_to=attached,
+                                    pose=_redirect(frame.pose, proxy, False)))
+    world.plugins.extend(m.plugins)
