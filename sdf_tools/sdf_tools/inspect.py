@@ -79,11 +79,12 @@ def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint) -> Json:
     a, a2 = joint.axis, joint.axis2
     return {
         'name': full, 'type': joint.type,
-        # joint_body() of each, with the scope's prefix at hand
+        # joint_body() of each, with the scope's prefix at hand; a name that
+        # resolves to no link (unchecked in nested models) is printed as written
         'parent': 'world' if joint.parent == 'world' else body_name(
-            g, g.ids.get(pre + joint.parent), world_scope=False),
+            g, g.ids.get(pre + joint.parent), world_scope=False) or pre + joint.parent,
         'child': 'world' if joint.child == 'world' else body_name(
-            g, g.ids.get(pre + joint.child), world_scope=False),
+            g, g.ids.get(pre + joint.child), world_scope=False) or pre + joint.child,
         'pose': None if world is None else world.to_json(),
         'axis': None if a is None else _axis(g, scope, world, a),
         'axis2': None if a2 is None else _axis(g, scope, world, a2),

@@ -22,7 +22,13 @@ def _is_model_frame(name: str) -> bool:
 
 
 def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagnostic]:
-    """Check every joint's parent and child in ``model`` and its nested models."""
+    """Check the parent, child and axis frames of the joints directly in ``model``.
+
+    Only a top-level model's joints (the root model's, or each world model's), as every
+    libsdformat version does (``checkJointParentChildNames``, and from 13.3 on
+    ``checkJointAxisExpressedInValues``): nested models' joints are not checked there;
+    their child is checked while the attached-to graph is built, as everywhere.
+    """
     out: list[Diagnostic] = []
     scope = join(parent_scope, model.name)
     if scope not in g.ids:
@@ -66,6 +72,4 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagno
                 out.append(_d(ErrorCode.JOINT_AXIS_EXPRESSED_IN_INVALID,
                               f'axis of joint [{j.name}] is expressed_in [{axis.expressed_in}], which '
                               f'is not a frame of model [{model.name}].', j))
-    for m in model.models:
-        out.extend(check_joints(m, g, scope))
     return out

@@ -56,6 +56,8 @@ VALID = [
     'include_at_root.sdf',
     # a world has joints from 1.10 on; before, <joint> is an unknown element, no joint
     'world_joint_in_1_9.sdf',
+    # no libsdformat version checks a nested model's joint parent or axis frame
+    'nested_joint_unchecked.sdf',
 ]
 
 
@@ -104,4 +106,13 @@ def test_nan_limit_stays_an_error_although_libsdformat_reads_it() -> None:
     path = DATA / 'joint_limit_nan.sdf'
     ours = ours_report(path)
     assert {(e['code'], e['line']) for e in ours['errors']} == {('ELEMENT_INVALID', 9)}
+    assert run_probe(path)['valid'] is True
+
+
+def test_axis_expressed_in_checked_as_libsdformat_13_3_does() -> None:
+    """Deliberate: libsdformat 12 does not check ``expressed_in``; 13.3 and later do."""
+    path = DATA / 'axis_expressed_in_invalid.sdf'
+    ours = ours_report(path)
+    assert {(e['code'], e['line']) for e in ours['errors']} == {
+        ('JOINT_AXIS_EXPRESSED_IN_INVALID', 6)}
     assert run_probe(path)['valid'] is True
