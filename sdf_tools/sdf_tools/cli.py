@@ -13,6 +13,7 @@ from sdf_tools.convert.command import main as convert_main
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
+from sdf_tools.report.command import add_report_command, print_problem, run_report, strict_failures
 from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
 from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
 from sdf_tools.transform import Transform
@@ -98,12 +99,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable')
     p_check.add_argument('file')
     p_check.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    p_check.add_argument('--strict', action='store_true',
+                         help="also fail (exit 1) on the report's checks: massless links, bad "
+                         'inertias, zero axes, joints without limits, missing meshes')
     p_frames = sub.add_parser('frames', help='print the frame tree with world poses')
     p_frames.add_argument('file')
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
     sub.add_parser('convert', help='convert SDFormat, URDF or xacro to SDFormat or URDF, '
                    'reporting every loss (sdf_tools convert -h for the options)')
     add_spawn_commands(sub)
+    add_report_command(sub)
     try:
         ns = parser.parse_args(argv)
     except SystemExit as exc:
@@ -114,6 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if xargs is None:
         print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)
         return EXIT_UNUSABLE
+    if ns.command == 'report':
+        return run_report(ns, xargs)
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:
         json.dump(inspect_result(result, ns.file), sys.stdout, indent=1, allow_nan=False)
@@ -122,6 +129,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     _print_diagnostics(result)
     if ns.command == 'check':
         code = _exit_code(result)
+        if ns.strict and code == EXIT_VALID:
+            failing = strict_failures(result, ns.file)
+            for p in failing:
+                print_problem(p)
+            code = EXIT_INVALID if failing else code
         print({0: 'valid', 1: 'invalid', 2: 'unusable'}[code] + f': {ns.file}')
         return code
     if result.document is None:

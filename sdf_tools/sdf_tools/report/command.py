@@ -1,0 +1,76 @@
+"""``sdf_tools report IN -o report.html [--json] [name:=value ...]`` and ``check --strict``.
+
+Exit codes as the rest of the CLI: 0 valid, 1 invalid (the page is still
+written, with the errors first), 2 unusable input or usage (a page listing
+why is still written when ``-o`` is given).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sdf_tools.load import LoadResult
+    from sdf_tools.report.checks_base import Problem
+
+EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+
+
+def add_report_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``report`` to the CLI's subcommands."""
+    p = sub.add_parser('report', help='write one self-contained HTML page: the model in 3D, '
+                       'its tree, tables and problems')
+    p.add_argument('file', help='SDFormat, URDF or xacro file, or a model directory')
+    p.add_argument('-o', '--output', help='the HTML file to write')
+    p.add_argument('--json', action='store_true', help='print the checks as one JSON object')
+    p.add_argument('args', nargs='*', help='xacro arguments name:=value')
+
+
+def _exit_code(result: LoadResult) -> int:
+    if not result.usable or result.document is None:
+        return EXIT_UNUSABLE
+    return EXIT_VALID if result.valid else EXIT_INVALID
+
+
+def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
+    """Write the page and/or print the JSON; return the exit code."""
+    if not ns.output and not ns.json:
+        print('sdf_tools report: give -o FILE.html and/or --json', file=sys.stderr)
+        return EXIT_UNUSABLE
+    # Imported here: trimesh and the page are only needed by this command.
+    from sdf_tools.report.build import build_report, report_json
+    from sdf_tools.report.page import render_page
+    report = build_report(ns.file, xacro_args, draw=bool(ns.output))
+    if ns.output:
+        out = Path(ns.output)
+        try:
+            out.write_text(render_page(report), encoding='utf-8')
+        except OSError as exc:
+            print(f'sdf_tools report: cannot write {out}: {exc}', file=sys.stderr)
+            return EXIT_UNUSABLE
+        probs = report.checks.problems
+        print(f'{out}: {len(report.links)} links, '
+              f'{sum(p.severity == "error" for p in probs)} errors, '
+              f'{sum(p.severity == "warning" for p in probs)} warnings, '
+              f'{out.stat().st_size / 1e6:.2f} MB', file=sys.stderr)
+    if ns.json:
+        json.dump(report_json(report), sys.stdout, indent=1, allow_nan=False)
+        print()
+    return _exit_code(report.result)
+
+
+def strict_failures(result: LoadResult, path: str) -> list[Problem]:
+    """The report's findings ``check --strict`` fails on (errors and warnings of its checks)."""
+    from sdf_tools.report.build import report_of
+    return report_of(result, path, draw=False).checks.failing
+
+
+def print_problem(p: Problem) -> None:
+    """Print a finding the way ``check`` prints a diagnostic."""
+    where = p.file or '<string>'
+    if p.line is not None:
+        where = f'{where}:{p.line}'
+    print(f'{where}: {p.severity}: [{p.code}] {p.subject}: {p.message}', file=sys.stderr)

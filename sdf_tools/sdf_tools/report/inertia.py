@@ -1,0 +1,107 @@
+"""Inertia arithmetic for the report: principal axes, the equivalent box, geometry's own inertia.
+
+The equivalent box is the solid box of uniform density with the link's mass
+and principal moments: drawn at the centre of mass, it shows at a glance
+whether an inertia fits the link's size. Its sides are
+``a = sqrt(6 (I2 + I3 - I1) / m)`` and so on; a negative term (the triangle
+inequality broken) has no box.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+import trimesh
+
+#: ignition-math's tolerance for MassMatrix3 checks: 10 * DBL_EPSILON * trace / 2.
+_EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
+
+
+class Principal(NamedTuple):
+    """Principal moments (ascending) and the rotation whose columns are their axes."""
+
+    moments: tuple[float, float, float]
+    axes: np.ndarray
+
+
+def tensor(i: Sequence[float]) -> np.ndarray:
+    """The 3x3 matrix of ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
+    ixx, ixy, ixz, iyy, iyz, izz = i
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
+
+
+def tolerance(i: Sequence[float]) -> float:
+    """The tolerance libsdformat (ignition-math) allows in its inertia checks."""
+    return _EPS_FACTOR * abs(i[0] + i[3] + i[5])
+
+
+def principal(i: Sequence[float]) -> Principal:
+    """Return the principal moments and axes (a proper rotation) of an inertia tensor."""
+    w, v = np.linalg.eigh(tensor(i))
+    if np.linalg.det(v) < 0:
+        v[:, 2] = -v[:, 2]
+    return Principal((float(w[0]), float(w[1]), float(w[2])), v)
+
+
+def positive_definite(i: Sequence[float]) -> bool:
+    """Whether every principal moment is positive (beyond libsdformat's tolerance)."""
+    return min(principal(i).moments) > tolerance(i)
+
+
+def triangle_ok(i: Sequence[float]) -> bool:
+    """Whether the principal moments satisfy ``I1 + I2 >= I3`` (libsdformat's tolerance)."""
+    a, b, c = principal(i).moments
+    eps = tolerance(i)
+    return a + b >= c - eps and b + c >= a - eps and a + c >= b - eps
+
+
+def equivalent_box(mass: float, i: Sequence[float]) -> tuple[float, float, float] | None:
+    """Sides of the uniform box with this mass and these principal moments (None if none)."""
+    if mass <= 0:
+        return None
+    a, b, c = principal(i).moments
+    terms = (b + c - a, a + c - b, a + b - c)
+    if min(terms) < -tolerance(i):
+        return None
+    s = [float(np.sqrt(max(t, 0.0) * 6.0 / mass)) for t in terms]
+    return (s[0], s[1], s[2])
+
+
+class Solid(NamedTuple):
+    """Volume (m^3) and inertia trace per unit density (m^5) of a link's collision geometry."""
+
+    volume: float
+    trace_per_density: float
+
+
+def solid_of(parts: Sequence[tuple[trimesh.Trimesh, np.ndarray]]) -> Solid | None:
+    """Mass properties of meshes placed by 4x4 matrices, filled at density 1.
+
+    A mesh that is not watertight is replaced by its convex hull (its
+    "volume" would mean nothing). Overlaps are counted twice: this feeds a
+    plausibility check, not a measurement.
+    """
+    vols: list[float] = []
+    centres: list[np.ndarray] = []
+    tensors: list[np.ndarray] = []
+    for mesh, matrix in parts:
+        m = mesh.copy()
+        m.apply_transform(matrix)
+        if not m.is_watertight:
+            m = m.convex_hull
+        vol = abs(float(m.volume))
+        if vol <= 0:
+            continue
+        vols.append(vol)
+        centres.append(np.asarray(m.center_mass, dtype=float))
+        tensors.append(np.asarray(m.moment_inertia, dtype=float) * (vol / float(m.volume)))
+    total = sum(vols)
+    if total <= 0:
+        return None
+    com = sum(v * c for v, c in zip(vols, centres, strict=True)) / total
+    out = np.zeros((3, 3))
+    for v, c, t in zip(vols, centres, tensors, strict=True):
+        d = c - com
+        out += t + v * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return Solid(total, float(np.trace(out)))

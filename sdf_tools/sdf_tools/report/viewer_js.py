@@ -1,0 +1,269 @@
+"""The page's own script: builds the 3D view from the embedded data and GLB, and moves it.
+
+Kept as a Python string so that the page needs no package data files. It
+reads two inline elements, ``#report-data`` (JSON, see ``kinematics.py`` and
+``page.py``) and ``#report-glb`` (base64 GLB, nodes ``s<shape index>``),
+and sets ``window.sdfReportReady`` once the first frame is drawn (the tests
+wait for it).
+"""
+from __future__ import annotations
+
+VIEWER_JS = r"""
+(function () {
+'use strict';
+const DATA = JSON.parse(document.getElementById('report-data').textContent);
+const LAYERS = {visual: [], collision: [], triads: [], axes: [], frames: [], com: [], inertia: []};
+const groups = [], base = [], visualMats = [];
+let renderer, scene, camera, controls, root, size = 1, dirty = true;
+const q = DATA.joints.map(j => j.axes.map(() => 0));
+
+function matrixOf(p) {
+  const m = new THREE.Matrix4();
+  m.compose(new THREE.Vector3(p[0], p[1], p[2]), new THREE.Quaternion(p[3], p[4], p[5], p[6]),
+            new THREE.Vector3(1, 1, 1));
+  return m;
+}
+function place(obj, p) {
+  obj.position.set(p[0], p[1], p[2]);
+  obj.quaternion.set(p[3], p[4], p[5], p[6]);
+  return obj;
+}
+function layer(name, obj) { LAYERS[name].push(obj); obj.visible = isOn(name); return obj; }
+function isOn(name) {
+  const box = document.querySelector('input[data-layer="' + name + '"]');
+  return box ? box.checked : true;
+}
+function decodeGlb() {
+  const text = document.getElementById('report-glb').textContent.trim();
+  const bytes = Uint8Array.from(atob(text), c => c.charCodeAt(0));
+  return bytes.buffer;
+}
+
+function buildLinks() {
+  DATA.links.forEach((l, i) => {
+    const g = new THREE.Group();
+    g.matrixAutoUpdate = false;
+    base[i] = l.world ? matrixOf(l.world) : new THREE.Matrix4();
+    g.matrix.copy(base[i]);
+    g.visible = !!l.world;
+    root.add(g);
+    groups[i] = g;
+    visualMats[i] = new THREE.MeshStandardMaterial({color: 0xaab4be, flatShading: true,
+                                                     metalness: 0.1, roughness: 0.75});
+  });
+}
+
+function sceneSize() {
+  const box = new THREE.Box3();
+  root.updateMatrixWorld(true);
+  LAYERS.visual.concat(LAYERS.collision).forEach(o => {
+    if (!o.userData.plane) box.expandByObject(o);
+  });
+  groups.forEach(g => {
+    if (g.visible) box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(g.matrixWorld));
+  });
+  if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
+  return box;
+}
+
+function addMarkers() {
+  const s = size, masses = DATA.links.map(l => (l.inertial ? Math.abs(l.inertial.mass) : 0));
+  const mmax = Math.max(1e-9, ...masses);
+  const comMat = new THREE.MeshStandardMaterial({color: 0x222222});
+  const boxMat = new THREE.MeshBasicMaterial({color: 0x7b3fbf, transparent: true, opacity: 0.18,
+                                              depthWrite: false});
+  const edgeMat = new THREE.LineBasicMaterial({color: 0x7b3fbf});
+  DATA.links.forEach((l, i) => {
+    const g = groups[i];
+    g.add(layer('triads', new THREE.AxesHelper(0.08 * s)));
+    const inl = l.inertial;
+    if (!inl) return;
+    const r = 0.025 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.002 * s;
+    g.add(layer('com', place(new THREE.Mesh(new THREE.SphereGeometry(r, 16, 12), comMat), inl.com)));
+    if (inl.box) {
+      const geo = new THREE.BoxGeometry(inl.box.size[0], inl.box.size[1], inl.box.size[2]);
+      const obj = new THREE.Mesh(geo, boxMat);
+      obj.add(new THREE.LineSegments(new THREE.EdgesGeometry(geo), edgeMat));
+      g.add(layer('inertia', place(obj, inl.box.pose)));
+    }
+  });
+  DATA.joints.forEach(j => {
+    if (j.child < 0 || !j.local || !DATA.links[j.child].world) return;
+    const w = DATA.links[j.child].world, inv = new THREE.Quaternion(w[3], w[4], w[5], w[6]).invert();
+    j.axes.forEach((a, d) => {
+      const dir = new THREE.Vector3(a.xyz[0], a.xyz[1], a.xyz[2]).applyQuaternion(inv);
+      if (dir.lengthSq() === 0) return;
+      const arrow = new THREE.ArrowHelper(dir, new THREE.Vector3(j.local[0], j.local[1], j.local[2]),
+                                         0.15 * s, d ? 0x00a0a0 : 0xe0a000, 0.04 * s, 0.02 * s);
+      groups[j.child].add(layer('axes', arrow));
+    });
+  });
+  DATA.frames.forEach(f => {
+    const obj = place(new THREE.AxesHelper(0.05 * s), f.local);
+    (f.link >= 0 ? groups[f.link] : root).add(layer('frames', obj));
+  });
+}
+
+function motion(j, qs) {
+  const m = new THREE.Matrix4();
+  if (!j.origin || j.child < 0) return m;
+  const p = new THREE.Vector3(j.origin[0], j.origin[1], j.origin[2]);
+  const axis = k => new THREE.Vector3(j.axes[k].xyz[0], j.axes[k].xyz[1], j.axes[k].xyz[2]);
+  if (j.type === 'prismatic') {
+    const t = axis(0).multiplyScalar(qs[0]);
+    return m.makeTranslation(t.x, t.y, t.z);
+  }
+  m.makeTranslation(p.x, p.y, p.z);
+  j.axes.forEach((a, k) => {
+    if (k < j.dofs && axis(k).lengthSq() > 0) {
+      m.multiply(new THREE.Matrix4().makeRotationAxis(axis(k), qs[k]));
+    }
+  });
+  return m.multiply(new THREE.Matrix4().makeTranslation(-p.x, -p.y, -p.z));
+}
+
+function updatePose() {
+  const A = groups.map(() => new THREE.Matrix4());
+  DATA.order.forEach(k => {
+    const j = DATA.joints[k];
+    const parent = j.parent >= 0 ? A[j.parent] : new THREE.Matrix4();
+    A[j.child] = parent.clone().multiply(motion(j, q[k]));
+  });
+  groups.forEach((g, i) => { g.matrix.multiplyMatrices(A[i], base[i]); g.matrixWorldNeedsUpdate = true; });
+  dirty = true;
+}
+
+function sliderRange(j, a) {
+  if (a.lower !== null && a.upper !== null) return [a.lower, a.upper];
+  return j.type === 'prismatic' ? [-0.5 * size, 0.5 * size] : [-Math.PI, Math.PI];
+}
+function buildSliders() {
+  const box = document.getElementById('sliders');
+  DATA.joints.forEach((j, k) => {
+    if (!j.dofs || j.child < 0 || !j.origin) return;
+    j.axes.slice(0, j.dofs).forEach((a, d) => {
+      if (a.xyz.every(v => v === 0)) return;
+      const [lo, hi] = sliderRange(j, a);
+      const row = document.createElement('label');
+      row.className = 'slider';
+      const input = document.createElement('input');
+      Object.assign(input, {type: 'range', min: lo, max: hi, step: (hi - lo) / 1000});
+      input.dataset.joint = k; input.dataset.dof = d;
+      input.value = Math.min(hi, Math.max(lo, 0));
+      q[k][d] = Number(input.value);
+      const name = document.createElement('span');
+      name.textContent = j.name + (j.dofs > 1 ? ' [' + (d + 1) + ']' : '');
+      const val = document.createElement('output');
+      val.textContent = Number(input.value).toFixed(3);
+      input.addEventListener('input', () => {
+        q[k][d] = Number(input.value); val.textContent = q[k][d].toFixed(3); updatePose();
+      });
+      row.append(name, input, val);
+      box.append(row);
+    });
+  });
+  if (!box.children.length) box.textContent = 'No moving joints.';
+}
+
+function highlight(i) {
+  visualMats.forEach((m, k) => m.emissive.setHex(k === i ? 0xd04000 : 0x000000));
+  document.querySelectorAll('.sel').forEach(e => e.classList.remove('sel'));
+  document.querySelectorAll('[data-link="' + i + '"]').forEach(e => e.classList.add('sel'));
+  dirty = true;
+}
+
+function attachGeometry(gltf) {
+  DATA.shapes.forEach(s => {
+    const obj = gltf.scene.getObjectByName(s.node);
+    if (!obj) { console.warn('shape node missing', s.node); return; }
+    const mat = s.kind === 'visual' ? visualMats[s.link]
+      : new THREE.MeshBasicMaterial({color: 0xff7a00, transparent: true, opacity: 0.35, depthWrite: false});
+    obj.traverse(o => { if (o.isMesh) o.material = mat; });
+    obj.userData.plane = s.plane;
+    groups[s.link].add(layer(s.kind, obj));
+  });
+}
+
+function fitCamera() {
+  const box = sceneSize(), c = box.getCenter(new THREE.Vector3());
+  size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
+  camera.near = size / 1000; camera.far = size * 100;
+  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.7, 1.1).multiplyScalar(size * 0.95));
+  camera.lookAt(c);
+  camera.updateProjectionMatrix();
+  controls.target.copy(c);
+}
+
+function resize() {
+  const el = document.getElementById('view');
+  renderer.setSize(el.clientWidth, el.clientHeight);
+  camera.aspect = el.clientWidth / Math.max(1, el.clientHeight);
+  camera.updateProjectionMatrix();
+  controls.handleResize();
+  dirty = true;
+}
+
+function animate() {
+  requestAnimationFrame(animate);
+  controls.update();
+  if (!dirty) return;
+  dirty = false;
+  renderer.render(scene, camera);
+  window.sdfReportReady = true;
+}
+
+function start(gltf) {
+  if (gltf) attachGeometry(gltf);
+  const box = sceneSize();
+  size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
+  addMarkers();
+  buildSliders();
+  updatePose();
+  fitCamera();
+  resize();
+  window.sdfReport = {camera: camera, groups: groups, size: size, q: q, highlight: highlight};
+  animate();
+}
+
+function init() {
+  const el = document.getElementById('view');
+  document.addEventListener('click', e => {
+    const t = e.target.closest('[data-link]');
+    if (t && !t.matches('input')) highlight(Number(t.dataset.link));
+  });
+  if (!el) { window.sdfReportReady = true; return; }
+  document.querySelectorAll('input[data-layer]').forEach(b => b.addEventListener('change', () => {
+    LAYERS[b.dataset.layer].forEach(o => { o.visible = b.checked; }); dirty = true;
+  }));
+  renderer = new THREE.WebGLRenderer({antialias: true, preserveDrawingBuffer: true});
+  renderer.setPixelRatio(window.devicePixelRatio);
+  el.appendChild(renderer.domElement);
+  scene = new THREE.Scene();
+  scene.background = new THREE.Color(0xf3f5f7);
+  root = new THREE.Group();
+  root.rotation.x = -Math.PI / 2;  // SDFormat is Z up, three.js Y up
+  scene.add(root);
+  scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 0.9));
+  camera = new THREE.PerspectiveCamera(45, 1, 0.001, 1000);
+  const light = new THREE.DirectionalLight(0xffffff, 0.8);
+  camera.add(light);
+  scene.add(camera);
+  controls = new THREE.TrackballControls(camera, renderer.domElement);
+  controls.rotateSpeed = 2.5;
+  controls.addEventListener('change', () => { dirty = true; });
+  window.addEventListener('resize', resize);
+  document.getElementById('reset').addEventListener('click', () => {
+    document.querySelectorAll('#sliders input').forEach(i => {
+      i.value = Math.min(Number(i.max), Math.max(Number(i.min), 0));
+      i.dispatchEvent(new Event('input'));
+    });
+    fitCamera(); dirty = true;
+  });
+  buildLinks();
+  if (!DATA.shapes.length) { start(null); return; }
+  new THREE.GLTFLoader().parse(decodeGlb(), '', start,
+                                e => { console.error('GLB not readable:', e); start(null); });
+}
+init();
+})();
+"""
