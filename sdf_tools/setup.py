@@ -62,7 +62,9 @@ setup(
         'PyYAML>=5.4,<7',
         'trimesh>=4,<6',  # convex hulls and inertia from geometry in conversions
     ],
-    extras_require={'test': ['pytest>=7', 'hypothesis>=6']},
+    extras_require={'test': ['pytest>=7', 'hypothesis>=6'],
+                    # `sdf_tools report` decimates big meshes with it (through trimesh)
+                    'report': ['fast-simplification>=0.1.9,<1']},
     zip_safe=False,
     classifiers=[
         'Programming Language :: Python :: 3',
