@@ -45,7 +45,7 @@ setup(
     maintainer_email='sdf-tools@example.com',
     python_requires='>=3.10',
     packages=find_packages(include=[PACKAGE_NAME, PACKAGE_NAME + '.*']),
-    package_data={PACKAGE_NAME: ['py.typed', *package_files('examples')]},
+    package_data={PACKAGE_NAME: ['py.typed', *package_files('examples', 'sdf/spec/data')]},
     data_files=[
         ('share/ament_index/resource_index/packages', ['resource/' + PACKAGE_NAME]),
         ('share/' + PACKAGE_NAME, ['package.xml']),

@@ -156,6 +156,8 @@ def _read_bytes(data: bytes | None, path: str | Path | None, source: str | None,
     if root is None:
         return _unreadable(LoadResult(None, [bad] if bad else [], usable=False), source)
     result = _read_root(root, source, xacro_args, streamer)
+    if bad is not None:  # a warning: XML that libsdformat's parser tolerates
+        result.diagnostics.insert(0, bad)
     if result.document is None or (result.document.format == 'urdf' and any(
             d.code is ErrorCode.URDF_INVALID for d in result.errors)):
         # urdfdom (libsdformat's URDF reader) refuses a URDF with any of these errors.

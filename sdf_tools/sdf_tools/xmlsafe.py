@@ -14,13 +14,14 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 
 _MAX_BYTES = 256 * 1024 * 1024
 
 
-def _parser() -> etree.XMLParser:
+def _parser(*, recover: bool = False) -> etree.XMLParser:
     return etree.XMLParser(
+        recover=recover,
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -86,6 +87,9 @@ def parse_bytes(data: bytes, source: str | None,
                 on_end: OnEnd | None = None) -> tuple[etree._Element | None, Diagnostic | None]:
     """Parse XML bytes; return the root element or a diagnostic saying why not.
 
+    With a root, the diagnostic (if any) is a warning about what was tolerated as
+    libsdformat tolerates it (undeclared namespace prefixes, elements after the root).
+
     With ``on_end = (tag, callback)`` the callback sees each ``tag`` element
     while the rest of the document is still being parsed, and may read it and
     drop its children: a large world then never holds its whole tree at once
@@ -111,17 +115,75 @@ def parse_bytes(data: bytes, source: str | None,
             return root, None
         # Malformed: the whole-tree parse below gives libxml2's own message
         # and line (iterparse reports some errors as "no element found").
+    note: Diagnostic | None = None
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser()))
     except etree.XMLSyntaxError as err:
-        line = err.position[0] if err.position else None
-        return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
+        tolerated = _tolerated(data, err, source)
+        if tolerated is None:
+            line = err.position[0] if err.position else None
+            return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
+        tree, note = tolerated
     except ValueError as err:  # e.g. encoding declaration issues
         return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err}', source, None)
     bad = _check_dtd(tree, source or '<string>')
     if bad is not None:
         return None, Diagnostic(bad.code, bad.message, source, bad.line)
-    return tree.getroot(), None
+    return tree.getroot(), note
+
+
+def _tolerated(data: bytes, err: etree.XMLSyntaxError, source: str | None
+               ) -> tuple[etree._ElementTree, Diagnostic] | None:
+    """Read what libsdformat's XML parser (tinyxml2) reads but libxml2 refuses.
+
+    * A namespace prefix that is never declared (``<gazebo:x>``, ``foo:bar="1"``):
+      tinyxml2 does not check namespaces, libsdformat copies such custom elements and
+      attributes. libxml2's recover mode keeps them with their prefixed names.
+    * Elements after the root element: tinyxml2 reads them as siblings and libsdformat
+      ignores them. Text there stays an error, as tinyxml2 refuses it.
+    Returns the tree and a warning, or None when anything else is wrong. Line numbers
+    are unchanged (the tail is cut off, nothing is inserted).
+    """
+    entries: list[etree._LogEntry] = list(err.error_log)  # type: ignore[call-overload]
+    ns = [e for e in entries if e.domain == etree.ErrorDomains.NAMESPACE]
+    end = [e for e in entries if e.type == etree.ErrorTypes.ERR_DOCUMENT_END]
+    if not entries or len(ns) + len(end) != len(entries):
+        return None
+    notes: list[str] = []
+    if end:
+        cut = _end_of_root(data, end[0].line, end[0].column)
+        if cut is None:
+            return None
+        data = data[:cut]
+        notes.append('content after the root element is ignored (as libsdformat ignores it)')
+    if ns:
+        notes.insert(0, f'{ns[0].message.strip()}: kept as a custom element or attribute '
+                     '(libsdformat does not check namespaces)')
+    try:
+        tree = etree.ElementTree(etree.fromstring(data, _parser(recover=bool(ns))))
+    except etree.XMLSyntaxError:
+        return None
+    line = (ns or end)[0].line
+    return tree, Diagnostic(ErrorCode.XML_INVALID, '; '.join(notes), source, line,
+                            severity=Severity.WARNING)
+
+
+def _end_of_root(data: bytes, line: int, column: int) -> int | None:
+    """The offset just past the root element, when only elements and comments follow it."""
+    starts = [0]
+    for _ in range(line - 1):
+        starts.append(data.index(b'\n', starts[-1]) + 1)
+    cut = data.rfind(b'>', 0, starts[-1] + max(column - 1, 0)) + 1
+    try:
+        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', _parser(recover=False))
+    except etree.XMLSyntaxError as err:
+        log: list[etree._LogEntry] = list(err.error_log)  # type: ignore[call-overload]
+        if any(e.domain != etree.ErrorDomains.NAMESPACE for e in log):
+            return None
+        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', _parser(recover=True))
+    if (rest.text or '').strip() or any((c.tail or '').strip() for c in rest):
+        return None
+    return cut
 
 
 def _parse_streaming(data: bytes, tag: str,

@@ -41,6 +41,9 @@ class ReadContext:
     # World models read while the file was parsed, with their diagnostics
     # (sdf/stream.py); parse_world takes them from here in document order.
     preread: dict[etree._Element, tuple[Model, list[Diagnostic]]] = field(default_factory=dict)
+    # World models checked against the spec while the file was parsed, and whether
+    # they passed (sdf/spec/check.py): the whole-document check skips them.
+    spec_checked: dict[etree._Element, bool] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.version_tuple = version_tuple(self.version)

@@ -11,6 +11,9 @@ from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
 from sdf_tools.sdf.include import load_include
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
+from sdf_tools.sdf.spec import SPEC_VERSIONS
+from sdf_tools.sdf.spec.check import check_root
+from sdf_tools.sdf.stream import read_world_models
 from sdf_tools.sdf.world import parse_actor, parse_world
 from sdf_tools.xmlsafe import line_of, parse_file
 
@@ -29,13 +32,15 @@ def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[s
     if version is None:
         return None, [Diagnostic(ErrorCode.ATTRIBUTE_MISSING, 'SDF does not have a version.',
                                  file, line_of(root))]
-    if version.strip() not in SUPPORTED_VERSIONS:
-        return None, [Diagnostic(ErrorCode.VERSION_UNSUPPORTED,
-                                 f'SDFormat version [{version}] is not supported '
-                                 f'(supported: {", ".join(SUPPORTED_VERSIONS[3:])})',
-                                 file, line_of(root))]
     if ctx is None:
         ctx = ReadContext(file, version.strip(), include_stack=include_stack)
+        read_world_models(ctx, root)
+    if version.strip() not in SUPPORTED_VERSIONS:
+        # libsdformat reads any version string (it only converts the ones it knows).
+        ctx.warn(ErrorCode.VERSION_UNSUPPORTED,
+                 f'SDFormat version [{version}] is not one we know '
+                 f'({", ".join(SUPPORTED_VERSIONS)}); read with the {SPEC_VERSIONS[-1]} spec', root)
+    check_root(ctx, root)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
     worlds = [c for c in root if c.tag == 'world']
     for w in worlds:

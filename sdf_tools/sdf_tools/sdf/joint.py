@@ -170,9 +170,6 @@ def parse_joint(ctx: ReadContext, el: etree._Element, *, legacy_axes: bool = Fal
     for c in el.iterchildren(etree.Element):
         if c.tag not in JOINT_CHILDREN:
             joint.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
-            if ':' not in c.tag:
-                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
-                         f'<{c.tag}> is not an SDFormat child of <joint>; kept verbatim', c)
     return joint
 
 

@@ -146,7 +146,4 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
         for c in el.iterchildren(etree.Element):
             if c.tag not in LINK_CHILDREN:
                 link.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
-                if ':' not in c.tag:
-                    ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
-                             f'<{c.tag}> is not an SDFormat child of <link>; kept verbatim', c)
     return link

@@ -106,12 +106,7 @@ def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
             _include(ctx, model, c)
         elif tag == 'plugin':
             model.plugins.append(parse_plugin(ctx, c))
-        elif tag not in MODEL_CHILDREN:
-            model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
-            if ':' not in tag:
-                ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
-                         f'<{tag}> is not an SDFormat child of <model>; kept verbatim', c)
-        elif tag == 'gripper':
+        elif tag not in MODEL_CHILDREN or tag == 'gripper':
             model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
     _check_names(ctx, model)
     if child(el, 'link') is None and not model.links and not model.models and not model.static:

@@ -19,6 +19,7 @@ from lxml import etree
 
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
 from sdf_tools.sdf.model import parse_model
+from sdf_tools.sdf.spec.check import check_world_model
 
 
 class WorldModelStreamer:
@@ -49,15 +50,33 @@ class WorldModelStreamer:
                 return  # read_sdf_root reports it; nothing is read here
             ctx = self.ctx = ReadContext(self.file, version.strip(), include_stack=self.include_stack)
             self.root = root
-        outer = ctx.diagnostics
-        ctx.diagnostics = []
-        try:
-            model = parse_model(ctx, el)
-            ctx.preread[el] = (model, ctx.diagnostics)
-        finally:
-            ctx.diagnostics = outer
+        read_world_model(ctx, el)
         del el[:]  # the model is read: free its subtree now
 
     def context_for(self, root: etree._Element) -> ReadContext | None:
         """The context holding the pre-read models of ``root`` (None if none)."""
         return self.ctx if self.root is root else None
+
+
+def read_world_model(ctx: ReadContext, el: etree._Element) -> None:
+    """Check and read one model of a top-level world; keep it and its diagnostics aside."""
+    outer = ctx.diagnostics
+    ctx.diagnostics = []
+    try:
+        check_world_model(ctx, el)
+        model = parse_model(ctx, el)
+        ctx.preread[el] = (model, ctx.diagnostics)
+    finally:
+        ctx.diagnostics = outer
+
+
+def read_world_models(ctx: ReadContext, root: etree._Element) -> None:
+    """Read the world models of a whole tree the way the streamer reads them.
+
+    Diagnostics then come in the same order whether or not the file was
+    streamed (the spec check of a model travels with the model's own).
+    """
+    for world in root.iterchildren('world'):
+        for el in world.iterchildren('model'):
+            if el not in ctx.preread:
+                read_world_model(ctx, el)

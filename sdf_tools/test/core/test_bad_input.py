@@ -48,11 +48,13 @@ def test_include_cycle_is_an_error_not_a_hang(tmp_path: Path) -> None:
     assert any(d.code.value == 'INCLUDE_CYCLE' for d in result.errors)
 
 
-def test_unsupported_version_is_unusable(tmp_path: Path) -> None:
+def test_unknown_version_is_read_with_a_warning(tmp_path: Path) -> None:
+    # libsdformat reads any version string; so do we, and say so.
     f = tmp_path / 'v.sdf'
     f.write_text('<sdf version="2.7"><model name="m"><link name="a"/></model></sdf>')
     result = load_file(f)
-    assert not result.usable and result.diagnostics[0].code.value == 'VERSION_UNSUPPORTED'
+    assert result.valid and result.document is not None and result.document.model is not None
+    assert result.warnings[0].code.value == 'VERSION_UNSUPPORTED'
 
 
 def test_directory_input_uses_model_config(tmp_path: Path) -> None:

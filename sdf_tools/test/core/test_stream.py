@@ -102,9 +102,10 @@ def test_doctype_document_is_read_whole_and_gives_the_same_result() -> None:
     assert _streamed(data, 'd.sdf') == _whole_tree(data, 'd.sdf')
 
 
-def test_unsupported_version_is_not_read_early() -> None:
+def test_unknown_version_is_not_read_early() -> None:
     data = b'<sdf version="2.0"><world name="w"><model name="m"><link name="l"/></model></world></sdf>'
     streamer = WorldModelStreamer('v.sdf', ())
     root, _ = parse_bytes(data, 'v.sdf', (streamer.tag, streamer))
     assert root is not None and streamer.ctx is None
-    assert not load_string(data, 'v.sdf').usable
+    result = load_string(data, 'v.sdf')  # read whole, with a warning
+    assert result.valid and result.warnings[0].code.value == 'VERSION_UNSUPPORTED'

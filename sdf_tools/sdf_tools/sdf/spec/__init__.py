@@ -1,0 +1,134 @@
+"""The SDFormat spec as data: what each element of each version may hold.
+
+The facts come from the spec's own description files, turned into one JSON table
+per version by ``tools/gen_sdf_spec.py`` (committed under ``data/``; a test checks
+they are current). :func:`spec_for` turns a version's table into linked
+:class:`ElementSpec` records once per process, with the lookups validation needs
+precomputed (children by name, required attributes and children), so checking an
+element costs a few dictionary lookups.
+"""
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sdf_tools.sdf.spec.values import SCALARS, scalar
+
+__all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'table']
+
+DATA_DIR = Path(__file__).resolve().parent / 'data'
+SPEC_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeSpec:
+    """One ``<attribute>`` of the spec."""
+
+    name: str
+    type: str
+    default: str
+    required: bool
+
+
+@dataclass(eq=False, slots=True)
+class ElementSpec:
+    """One ``<element>`` of the spec, linked to its children.
+
+    Attributes:
+        name: the tag.
+        required: ``0``, ``1``, ``*``, ``+`` or ``-1`` (deprecated), as written.
+        type: the type of the element's own value (None: it holds no value).
+        default: the default of that value.
+        value_required: an empty value is refused (libsdformat: ``required="1"``).
+        bounds: (min, max) of a scalar value, parsed; None when unbounded.
+        copy_data: children are copied as they are, unchecked (``<plugin>``).
+        attributes: by name.
+        required_attributes: the names of those with ``required="1"``.
+        children: by name, the first description of each name (libsdformat's lookup).
+        required_children: children with ``required`` ``1`` or ``+``.
+    """
+
+    name: str
+    required: str
+    type: str | None = None
+    default: str | None = None
+    value_required: bool = False
+    bounds: tuple[float | None, float | None] | None = None
+    copy_data: bool = False
+    attributes: dict[str, AttributeSpec] = field(default_factory=dict)
+    required_attributes: tuple[str, ...] = ()
+    children: dict[str, ElementSpec] = field(default_factory=dict, repr=False)
+    required_children: tuple[ElementSpec, ...] = field(default=(), repr=False)
+    # A value without attributes or children: checked inline by its parent (spec/check.py).
+    leaf: bool = False
+    # Verdicts on texts of this element's value (without attributes): values are pure.
+    verdicts: dict[str, bool] = field(default_factory=dict, repr=False)
+
+
+@functools.cache
+def table(version: str) -> dict[str, object]:
+    """Return the generated table of one spec version (see ``tools/gen_sdf_spec.py``)."""
+    path = DATA_DIR / f'{version.replace(".", "_")}.json'
+    data: dict[str, object] = json.loads(path.read_text(encoding='utf-8'))
+    return data
+
+
+def _bounds(type_name: str | None, lo: str | None, hi: str | None
+            ) -> tuple[float | None, float | None] | None:
+    if type_name not in SCALARS or (lo is None and hi is None):
+        return None
+    assert type_name is not None
+    return (scalar(type_name, lo.strip()) if lo else None,
+            scalar(type_name, hi.strip()) if hi else None)
+
+
+@functools.cache
+def spec_for(version: str) -> ElementSpec:
+    """Return the root element of a spec version (``<sdf>``; ``<gazebo>`` before 1.3)."""
+    data = table(version)
+    records: dict[str, list[object]] = data['elements']  # type: ignore[assignment]
+    made: dict[str, ElementSpec] = {}
+    for eid, rec in records.items():
+        name, req, typ, default, lo, hi, copy, _ref, attrs, _kids, _inc = rec
+        attributes = {str(a[0]): AttributeSpec(str(a[0]), str(a[1]), str(a[2] or ''), a[3] == '1')
+                      for a in attrs}  # type: ignore[attr-defined]
+        made[eid] = ElementSpec(
+            str(name), str(req), typ if isinstance(typ, str) else None,
+            default if isinstance(default, str) else None, req == '1',
+            _bounds(typ if isinstance(typ, str) else None, lo, hi),  # type: ignore[arg-type]
+            bool(copy), attributes, tuple(n for n, a in attributes.items() if a.required))
+    # Twice: a ref child copies its target's children, complete after the first pass.
+    for resolve in (False, True):
+        for eid, rec in records.items():
+            _link(made[eid], [_resolved(made, records, cid) if resolve else made[cid]
+                              for cid in rec[9]])  # type: ignore[attr-defined]
+    return made[str(data['root'])]
+
+
+def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
+    children: dict[str, ElementSpec] = {}
+    for child in kids:
+        children.setdefault(child.name, child)
+    spec.children = children
+    spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
+    spec.leaf = (spec.type is not None and not children and not spec.copy_data
+                 and spec.required != '-1')
+
+
+def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], cid: str) -> ElementSpec:
+    """A child as met in a document: a ``ref`` child reads as the element it refers to.
+
+    libsdformat replaces the description of ``<element ref="model_state">`` with a copy
+    of ``model_state.sdf``'s element when it meets one; the ``required`` of the child
+    (checked before) stays the referring one.
+    """
+    ref = records[cid][7]
+    if not isinstance(ref, str) or ref not in made:
+        return made[cid]
+    target, own = made[ref], made[cid]
+    return ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
+                       target.bounds, target.copy_data, target.attributes,
+                       target.required_attributes, target.children, target.required_children,
+                       target.leaf)

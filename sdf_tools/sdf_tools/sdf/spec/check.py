@@ -1,0 +1,277 @@
+"""Check a document against the spec the way libsdformat 12's ``readXml`` does.
+
+For every element met (``parser.cc``):
+
+* each attribute is parsed by its spec type; one that does not parse is
+  ``ATTRIBUTE_INVALID`` and the element fails; a required one that is missing is
+  ``ATTRIBUTE_MISSING`` and the element fails; one the spec does not know is a warning
+  (``ATTRIBUTE_INCORRECT_TYPE``, as libsdformat words it) and kept;
+* the element's own value is parsed by its type (``spec/values.py``); a value that does
+  not parse makes the element fail;
+* a child the spec does not know is a warning (``ELEMENT_INCORRECT_TYPE``) and kept
+  verbatim; ``ns:``-prefixed elements and attributes are custom and kept silently;
+  children of a ``copy_data`` element (``<plugin>``) are not checked;
+* a required child (``1``/``+``) that is missing is added with its defaults
+  (``DEFAULT_ASSUMED`` here; libsdformat says nothing), except in a non-ball joint,
+  where libsdformat refuses it (``joint.py`` reports that ``ELEMENT_MISSING``).
+
+An element that fails is ``ELEMENT_INVALID`` "Error reading element <tag>", and so is
+every ancestor up to the root, and then the file fails to load (``FILE_READ``).
+libsdformat stops at the first failure; we go on and report every one, each
+ancestor once.
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
+from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
+
+_Element = etree._Element
+_SCALAR_TYPES = frozenset(('int', 'unsigned int', 'double', 'float', 'bool'))
+
+
+def _plain_floats(text: str, count: int) -> bool:
+    """Whether ``text`` is ``count`` finite numbers ``float()`` and ``std::stod`` agree on.
+
+    The fast path: what ``float()`` accepts and is finite and non-zero (or an
+    all-zero literal) and plain ASCII without ``_`` reads the same with ``stod``;
+    anything else goes to the exact rules in ``spec/values.py``.
+    """
+    toks = text.split()
+    if len(toks) != count or not text.isascii() or '_' in text:
+        return False
+    try:
+        total = 0.0
+        for tok in toks:
+            v = float(tok)
+            if v == 0.0 and tok.strip('+-0.') != '':
+                return False  # maybe an underflow: ask strtod
+            total += v
+    except ValueError:
+        return False
+    return total - total == 0.0
+
+
+_MAX_VERDICTS = 20_000
+
+
+def _evaluate(spec: ElementSpec, text: str | None) -> bool:
+    """Judge the text of a value of ``spec`` (no attributes involved) and remember it."""
+    typ = spec.type
+    assert typ is not None
+    t = (text or '').strip()
+    if not t:
+        return not spec.value_required
+    if typ == 'string' or typ == 'char':
+        good = True
+    elif typ == 'double' and _plain_floats(t, 1):
+        good = _within(float(t), spec.bounds)
+    elif typ == 'pose':
+        good = _plain_floats(t, 6) or pose_ok(t, 'euler_rpy', False)
+    elif typ == 'vector3' and _plain_floats(t, 3):
+        good = True
+    elif typ in _SCALAR_TYPES:
+        v = scalar(typ, t)
+        good = v is not None and _within(v, spec.bounds)
+    else:
+        good = value_ok(typ, t)
+    if text is not None and len(spec.verdicts) < _MAX_VERDICTS:
+        spec.verdicts[text] = good
+    return good
+
+
+# Verdicts on (type, text) pairs: pure, so shared by every file read in this process.
+_CACHE: dict[tuple[str, str], bool] = {}
+
+
+def check_root(ctx: ReadContext, root: _Element) -> bool:
+    """Check a whole ``<sdf>`` document; on failure add libsdformat's last two errors.
+
+    World models already checked while the file was parsed are in
+    ``ctx.spec_checked`` and are not walked again.
+    """
+    checker = SpecChecker(ctx)
+    ok = checker.element(root, spec_for_version(ctx.version))
+    if not ok:
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{root.tag}>', root)
+        ctx.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
+                                          f'Unable to read file: {ctx.file or "<string>"}', ctx.file))
+    return ok
+
+
+def check_world_model(ctx: ReadContext, el: _Element) -> None:
+    """Check a model of a top-level world before the streaming reader drops its subtree."""
+    spec = spec_for_version(ctx.version).children['world'].children['model']
+    ok = SpecChecker(ctx).element(el, spec)
+    if not ok:
+        ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{el.tag}>', el)
+    ctx.spec_checked[el] = ok
+
+
+def spec_for_version(version: str) -> ElementSpec:
+    """The spec a file of ``version`` is checked against (the newest for one we do not know)."""
+    v = version.strip()
+    return spec_for(v if v in SPEC_VERSIONS else SPEC_VERSIONS[-1])
+
+
+class SpecChecker:
+    """Walk elements with their spec; collect diagnostics in a read context."""
+
+    def __init__(self, ctx: ReadContext) -> None:
+        self.ctx = ctx
+        self.cache = _CACHE
+        # Elements read elsewhere (world models pre-read while parsing) and whether they failed.
+        self.skip: dict[_Element, bool] = ctx.spec_checked
+        # Why an element failed, added to the "Error reading element" of that element.
+        self.reasons: dict[_Element, str] = {}
+
+    def element(self, el: _Element, spec: ElementSpec) -> bool:
+        """Check ``el`` and its subtree; False when it fails (the caller reports it)."""
+        ok = True
+        if el.keys():
+            ok = self._attributes(el, spec)
+        if spec.type is not None:
+            text = el.text
+            if spec.type == 'pose' and el.keys():
+                good = self._pose(el, spec, text)
+            else:
+                hit = spec.verdicts.get(text) if text is not None else None
+                good = _evaluate(spec, text) if hit is None else hit
+            if not good:
+                ok = self._bad_value(el, spec, text)
+        if spec.copy_data or not len(el):
+            return self._missing(el, spec, set()) and ok if spec.required_children else ok
+        kids = spec.children
+        seen: set[str] | None = set() if spec.required_children else None
+        for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
+            tag = c.tag
+            if type(tag) is not str:
+                continue  # comment or processing instruction
+            cs = kids.get(tag)
+            if cs is None:
+                if ':' not in tag and tag != 'include':
+                    self._unknown(c, el)
+                continue
+            if seen is not None:
+                seen.add(tag)
+            if cs.leaf and not c.keys() and not len(c):
+                # The common case, inline: a value element without attributes.
+                text = c.text
+                hit = cs.verdicts.get(text) if text is not None else None
+                good = _evaluate(cs, text) if hit is None else hit
+                if not good:
+                    self._bad_value(c, cs, text)
+                    self._fail(c)
+                    ok = False
+                continue
+            if cs.required == '-1':
+                self.ctx.warn(ErrorCode.ELEMENT_DEPRECATED, f'SDF Element[{tag}] is deprecated', c)
+            skipped = self.skip.get(c)
+            if skipped is not None:
+                ok = ok and skipped
+            elif not self.element(c, cs):
+                self._fail(c)
+                ok = False
+        if seen is not None and len(seen) < len(spec.required_children):
+            ok = self._missing(el, spec, seen) and ok
+        return ok
+
+    def _fail(self, c: _Element) -> None:
+        why = self.reasons.pop(c, '')
+        self.ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{c.tag}>{why}', c)
+
+    def _pose(self, el: _Element, spec: ElementSpec, text: str | None) -> bool:
+        """A pose with attributes: ``rotation_format`` and ``degrees`` change what it holds."""
+        fmt, degrees = 'euler_rpy', False
+        if 'rotation_format' in spec.attributes or 'degrees' in spec.attributes:
+            fmt = (el.get('rotation_format') or 'euler_rpy').strip()
+            degrees = scalar('bool', (el.get('degrees') or 'false').strip().lower()) == 1
+        t = (text or '').strip()
+        if not t:
+            return pose_ok('', fmt, degrees) and not spec.value_required
+        key = (f'pose:{fmt}:{degrees}', t)
+        hit = self.cache.get(key)
+        if hit is None:
+            count = 7 if fmt == 'quat_xyzw' else 6
+            plain = not degrees or fmt == 'euler_rpy'
+            hit = (plain and _plain_floats(t, count)) or pose_ok(t, fmt, degrees)
+            if len(self.cache) < _MAX_VERDICTS:
+                self.cache[key] = hit
+        return hit
+
+    def _bad_value(self, el: _Element, spec: ElementSpec, text: str | None) -> bool:
+        shown = (text or '').strip()
+        self.reasons[el] = f': the value [{shown}] is not a valid {spec.type}{_bounds_text(spec)}'
+        return False
+
+    def _attributes(self, el: _Element, spec: ElementSpec) -> bool:
+        ok = True
+        known = spec.attributes
+        items: list[tuple[str, str]] = el.items()  # type: ignore[assignment]  # str in practice
+        for key, raw in items:
+            if ':' in key or key[0] == '{':
+                continue  # a custom (namespaced) attribute: copied, not checked
+            a = known.get(key)
+            if a is None:
+                self.ctx.warn(ErrorCode.ATTRIBUTE_INCORRECT_TYPE,
+                              f'XML Attribute[{key}] in element[{el.tag}] not defined in SDF.', el)
+                continue
+            text = raw.strip()
+            if (not text and a.required) or (text and not _attribute_ok(a.type, text)):
+                self.ctx.error(ErrorCode.ATTRIBUTE_INVALID, f'Unable to read attribute[{key}]', el)
+                ok = False
+        for key in spec.required_attributes:
+            if el.get(key) is None:
+                self.ctx.error(ErrorCode.ATTRIBUTE_MISSING,
+                               f'Required attribute[{key}] in element[{el.tag}] is not specified in SDF.',
+                               el)
+                ok = False
+        return ok
+
+    def _unknown(self, c: _Element, parent: _Element) -> None:
+        self.ctx.warn(ErrorCode.ELEMENT_INCORRECT_TYPE,
+                      f'XML Element[{c.tag}], child of element[{parent.tag}], not defined in SDF. '
+                      f'Copying[{c.tag}] as children of [{parent.tag}].', c)
+
+    def _missing(self, el: _Element, spec: ElementSpec, seen: set[str]) -> bool:
+        """Required children that are absent: defaults, or a refusal in a non-ball joint."""
+        missing = [cs for cs in spec.required_children if cs.name not in seen and cs.name != 'include']
+        if not missing:
+            return True
+        if spec.name == 'joint':
+            # joint.py reports libsdformat's ELEMENT_MISSING (or the ball joint's default).
+            return (el.get('type') or '').strip() == 'ball'
+        said = ', '.join(cs.name + (f' [{cs.default}]' if cs.default is not None else '') for cs in missing)
+        self.ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                      f'XML Missing required element{"s" if len(missing) > 1 else ""} of '
+                      f'element[{el.tag}]: libsdformat adds {said} with the spec defaults', el)
+        return True
+
+
+def _within(v: float, bounds: tuple[float | None, float | None] | None) -> bool:
+    if bounds is None:
+        return True
+    lo, hi = bounds
+    return not ((lo is not None and v < lo) or (hi is not None and v > hi))
+
+
+def _bounds_text(spec: ElementSpec) -> str:
+    if spec.bounds is None:
+        return ''
+    lo, hi = spec.bounds
+    return f' in [{"-inf" if lo is None else lo}, {"inf" if hi is None else hi}]'
+
+
+def _attribute_ok(type_name: str, text: str) -> bool:
+    if type_name in ('string', 'char'):
+        return True
+    if type_name == 'double':
+        return strtod(text) is not None
+    if type_name in _SCALAR_TYPES:
+        return scalar(type_name, text) is not None
+    if type_name == 'pose':
+        return pose_ok(text, 'euler_rpy', False)
+    return value_ok(type_name, text)
