@@ -38,7 +38,16 @@ def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
         return None
     uri = (uri_el.text or '').strip()
     base = Path(ctx.file).parent if ctx.file else None
-    path = resolve_uri(uri, base)
+    # libsdformat's own places first (working directory, SDF_PATH and the resource
+    # paths Gazebo adds); the including file's directory only when they fail.
+    path = resolve_uri(uri, None)
+    if path is None and base is not None:
+        path = resolve_uri(uri, base)
+        if path is not None:
+            ctx.warn(ErrorCode.URI_LOOKUP,
+                     f'uri[{uri}] found only relative to the including file ([{path}]); '
+                     'libsdformat looks in the working directory and SDF_PATH, not there: '
+                     'run from the file\'s directory or add it to SDF_PATH', uri_el)
     if path is None:
         ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
         return None

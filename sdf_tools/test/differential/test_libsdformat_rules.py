@@ -116,3 +116,14 @@ def test_axis_expressed_in_checked_as_libsdformat_13_3_does() -> None:
     assert {(e['code'], e['line']) for e in ours['errors']} == {
         ('JOINT_AXIS_EXPRESSED_IN_INVALID', 6)}
     assert run_probe(path)['valid'] is True
+
+
+def test_include_found_only_beside_the_file_is_said(tmp_path: Path) -> None:
+    """Deliberate: libsdformat (every version) looks in the working directory and SDF_PATH
+    only; we also look beside the including file, and say so with a warning."""
+    path = DATA / 'include_dir_manifest.sdf'
+    ref = run_probe(path, cwd=tmp_path, env={'SDF_PATH': None})
+    assert 'URI_LOOKUP' in {e['code'] for e in ref['errors']}
+    ours = ours_report(path)  # the working directory is not the file's
+    assert ours['valid'], ours['errors']
+    assert ('URI_LOOKUP', 5) in {(w['code'], w['line']) for w in ours['warnings']}
