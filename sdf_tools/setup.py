@@ -64,7 +64,9 @@ setup(
     ],
     extras_require={'test': ['pytest>=7', 'hypothesis>=6'],
                     # `sdf_tools report` decimates big meshes with it (through trimesh)
-                    'report': ['fast-simplification>=0.1.9,<1']},
+                    'report': ['fast-simplification>=0.1.9,<1'],
+                    # `sdf_tools convert --to usd` / `--from usd` (meshes through trimesh)
+                    'usd': ['usd-core>=25.5', 'trimesh>=4,<6', 'pycollada>=0.8']},
     zip_safe=False,
     classifiers=[
         'Programming Language :: Python :: 3',

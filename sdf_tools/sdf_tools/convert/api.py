@@ -28,10 +28,13 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult, detect_format, load_file, load_string
 from sdf_tools.xmlsafe import parse_bytes
 
-FORMATS = ('sdf', 'urdf')
+FORMATS = ('sdf', 'urdf', 'usd', 'mjcf')
 INPUT_FORMATS = ('auto', 'sdf', 'urdf', 'xacro')
 # Output file name endings and the format they imply.
-EXTENSIONS = {'.urdf': 'urdf', '.sdf': 'sdf', '.world': 'sdf'}
+EXTENSIONS = {'.urdf': 'urdf', '.sdf': 'sdf', '.world': 'sdf',
+              '.usda': 'usd', '.usd': 'usd', '.usdc': 'usd', '.mjcf': 'mjcf'}
+# Input file endings read as OpenUSD (through usd-core's UsdPhysics parser).
+USD_INPUTS = ('.usda', '.usd', '.usdc')
 
 
 def output_format(to: str | None, output_path: str | None) -> str | None:
@@ -61,7 +64,63 @@ def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions) -
     if to == 'sdf':
         from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
         return convert_to_sdf(loaded, options)
+    if to == 'usd':
+        try:
+            from sdf_tools.convert.usd.to_usd import convert_to_usd
+        except ImportError as err:
+            return _failed(to, f'OpenUSD export needs usd-core ({err}): pip install usd-core')
+        return convert_to_usd(loaded, options)
+    if to == 'mjcf':
+        from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
+        return convert_to_mjcf(loaded, options)
     return _failed(to, f'unknown output format [{to}]: use one of {", ".join(FORMATS)}')
+
+
+def is_usd_input(path: str | os.PathLike[str], input_format: str = 'auto') -> bool:
+    """Return whether ``path`` is read as OpenUSD (``--from usd``, or a USD file ending)."""
+    if input_format != 'auto':
+        return input_format == 'usd'
+    return Path(path).suffix.lower() in USD_INPUTS
+
+
+def is_mjcf_input(path: str | os.PathLike[str], input_format: str = 'auto') -> bool:
+    """Return whether ``path`` is read as MJCF (``--from mjcf``, ``.mjcf``, or ``<mujoco>`` in .xml)."""
+    if input_format != 'auto':
+        return input_format == 'mjcf'
+    suffix = Path(path).suffix.lower()
+    if suffix == '.mjcf':
+        return True
+    try:
+        head = Path(path).read_bytes()[:4096] if suffix == '.xml' else b''
+    except OSError:
+        return False
+    return b'<mujoco' in head
+
+
+def convert_input(input_path: str | os.PathLike[str], *, to: str, options: ConversionOptions,
+                  input_format: str = 'auto') -> tuple[ConversionResult, bool]:
+    """Read and convert one input file; return the result and whether the input was usable."""
+    if is_mjcf_input(input_path, input_format):
+        from sdf_tools.convert.mjcf.from_mjcf import convert_mjcf_file
+        return convert_mjcf_file(os.fspath(input_path), to=to, options=options)
+    if is_usd_input(input_path, input_format):
+        try:
+            from sdf_tools.convert.usd.from_usd import convert_usd_file
+        except ImportError as err:
+            return _failed(to, f'OpenUSD import needs usd-core ({err}): pip install usd-core'), False
+        return convert_usd_file(os.fspath(input_path), to=to, options=options)
+    loaded = load_file(os.fspath(input_path), options.xacro_args)
+    usable = loaded.usable and loaded.document is not None
+    return convert_loaded(loaded, to=to, options=options), usable
+
+
+def write_result(path: str | os.PathLike[str], result: ConversionResult) -> None:
+    """Write a result's text to ``path``: binary crate for ``.usd``/``.usdc``, else as text."""
+    if result.format == 'usd' and Path(path).suffix.lower() in ('.usd', '.usdc'):
+        from sdf_tools.convert.usd.files import save_usd
+        save_usd(result.text or '', path)
+        return
+    write_output(path, result.text or '')
 
 
 def write_output(path: str | os.PathLike[str], text: str) -> None:
@@ -134,10 +193,10 @@ def convert_file(input_path: str | os.PathLike[str], *, to: str | None,
         result = _failed(to or 'unknown', f'cannot tell the output format from [{out}]: '
                          f'give to= one of {", ".join(FORMATS)}')
     else:
-        result = convert_loaded(load_file(src, options.xacro_args), to=fmt, options=options)
+        result, _ = convert_input(src, to=fmt, options=options)
     if result.ok and out is not None and result.text is not None:
         try:
-            write_output(out, result.text)
+            write_result(out, result)
         except OSError as err:
             _write_error(result, 'output', out, err)
     if report_path is not None:

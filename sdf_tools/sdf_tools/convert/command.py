@@ -19,15 +19,15 @@ from typing import Any
 
 from sdf_tools.convert.api import (
     EXTENSIONS,
-    convert_loaded,
+    FORMATS,
+    convert_input,
     output_format,
-    write_output,
     write_report,
+    write_result,
 )
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionResult
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.load import load_file
 from sdf_tools.transform import Transform
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -99,7 +99,12 @@ def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument('-o', '--output', metavar='OUT', required=True,
                         help='output file (- for standard output); its extension '
                         f'({", ".join(sorted(EXTENSIONS))}) gives the format unless --to does')
-    parser.add_argument('--to', choices=('sdf', 'urdf'), help='output format')
+    parser.add_argument('--to', choices=FORMATS, help='output format')
+    parser.add_argument('--from', dest='from_format', choices=('auto', 'usd', 'mjcf'),
+                        default='auto',
+                        help='input format: auto (USD for .usda/.usd/.usdc, MJCF for .mjcf or '
+                        'an .xml whose root is <mujoco>, else SDFormat, URDF or xacro from the '
+                        'root element), usd or mjcf (default: %(default)s)')
     parser.add_argument('--report', metavar='FILE.json',
                         help='write every assumption, change and loss as JSON (also on failure)')
     parser.add_argument('-q', '--quiet', action='store_true',
@@ -155,7 +160,7 @@ def _finish(result: ConversionResult, ns: argparse.Namespace) -> int:
             if ns.output == '-':
                 sys.stdout.write(result.text)
             else:
-                write_output(ns.output, result.text)
+                write_result(ns.output, result)
         except OSError as err:
             result.report.diagnostics.append(Diagnostic(
                 ErrorCode.FATAL_ERROR, f'cannot write [{ns.output}]: {err.strerror or err}'))
@@ -184,18 +189,17 @@ def run_convert(ns: argparse.Namespace) -> int:
     options, problems = options_from_args(ns)
     fmt = output_format(ns.to, None if ns.output == '-' else ns.output)
     if fmt is None:
-        problems.append(f'cannot tell the output format from [{ns.output}]: use --to sdf|urdf')
+        problems.append(f'cannot tell the output format from [{ns.output}]: use --to '
+                        f'{"|".join(FORMATS)}')
     if problems:
         for p in problems:
             print(f'sdf_tools convert: {p}', file=sys.stderr)
         return EXIT_USAGE
     assert fmt is not None
-    loaded = load_file(ns.input, options.xacro_args)
-    result = convert_loaded(loaded, to=fmt, options=options)
+    result, usable = convert_input(ns.input, to=fmt, options=options,
+                                   input_format=getattr(ns, 'from_format', 'auto'))
     code = _finish(result, ns)
-    if not loaded.usable or loaded.document is None:
-        return EXIT_USAGE
-    return code
+    return code if usable else EXIT_USAGE
 
 
 DESCRIPTION = ('Convert SDFormat, URDF or xacro to SDFormat or URDF. Every default assumed '

@@ -1,0 +1,83 @@
+"""``DriveAPI`` on joints: the robot's own drive defaults and passive dynamics, never limit stiffness.
+
+A joint gets a drive when the description says how it is driven or
+resisted:
+
+* commanded through ``<ros2_control>`` or a ``<transmission>`` (with
+  ``joint_drive_from_transmission``, :func:`~sdf_tools.convert.joint_drives.commanded_joints`):
+  a ``force`` drive limited to the joint's effort limit; a ``position``
+  interface holds the joint at 0 with gains ``POSITION_GAINS``, a
+  ``velocity`` interface at velocity 0 with damping ``VELOCITY_DAMPING``
+  (reported as assumed: the description has no gains); an ``effort``
+  interface adds no gain;
+* a ``<dynamics>`` spring or damping: a spring is a drive of stiffness
+  ``spring_stiffness`` towards ``spring_reference``, viscous damping a drive
+  of damping ``damping`` towards velocity 0 -- the same force law.
+
+The SDFormat ``<limit><stiffness>`` (the stiffness of the limit stop) is
+never a drive. Angular gains are per degree in UsdPhysics.
+"""
+from __future__ import annotations
+
+import math
+
+from pxr import Usd, UsdPhysics
+
+from sdf_tools.convert.flatten import FlatJoint, where
+from sdf_tools.convert.report import ConversionReport, ReportKind
+
+#: Gains of a position-commanded joint (N*m/rad, N*m*s/rad; N/m, N*s/m for prismatic joints).
+POSITION_GAINS = (1000.0, 10.0)
+#: Damping of a velocity-commanded joint (N*m*s/rad, N*s/m).
+VELOCITY_DAMPING = 100.0
+_DRIVEN = ('revolute', 'continuous', 'prismatic', 'screw')
+
+
+def write_drive(prim: Usd.Prim, j: FlatJoint, interface: str | None,
+                report: ConversionReport) -> None:
+    """Apply the drive of one joint (see the module doc); nothing when nothing asks for one."""
+    ax = j.joint.axis
+    if j.joint.type not in _DRIVEN or ax is None:
+        return
+    angular = j.joint.type != 'prismatic'
+    per = math.pi / 180.0 if angular else 1.0   # per radian -> per degree
+    kp, kd, target = ax.spring_stiffness, ax.damping, ax.spring_reference
+    if interface is None and kp == 0.0 and kd == 0.0:
+        return
+    label = f'joint[{j.scoped}]/drive'
+    if interface == 'position':
+        kp, kd, target = POSITION_GAINS[0], POSITION_GAINS[1] + kd, 0.0
+        report.add(ReportKind.ASSUMED, label, f'position interface: drive gains stiffness '
+                   f'{kp}, damping {kd} (per radian or metre) assumed: the description has none',
+                   *where(j.joint.loc))
+    elif interface == 'velocity':
+        kp, kd = 0.0, VELOCITY_DAMPING
+        report.add(ReportKind.ASSUMED, label, f'velocity interface: drive damping {kd} assumed',
+                   *where(j.joint.loc))
+    drive = UsdPhysics.DriveAPI.Apply(prim, 'angular' if angular else 'linear')
+    drive.CreateTypeAttr('force')
+    drive.CreateStiffnessAttr(kp * per)
+    drive.CreateDampingAttr(kd * per)
+    if interface == 'velocity':
+        drive.CreateTargetVelocityAttr(0.0)
+    else:
+        drive.CreateTargetPositionAttr(math.degrees(target) if angular else target)
+    if interface is not None and ax.effort >= 0.0:
+        drive.CreateMaxForceAttr(ax.effort)
+
+
+def joint_losses(j: FlatJoint, report: ConversionReport) -> None:
+    """Report what of a joint UsdPhysics does not hold (friction, velocity limit, mimic)."""
+    ax = j.joint.axis
+    label = f'joint[{j.scoped}]'
+    if ax is None:
+        return
+    if ax.friction != 0.0:
+        report.add(ReportKind.DROPPED, f'{label}/dynamics/friction', 'UsdPhysics has no joint '
+                   'friction', *where(ax.loc or j.joint.loc))
+    if ax.velocity >= 0.0 and j.joint.type in _DRIVEN:
+        report.add(ReportKind.DROPPED, f'{label}/limit/velocity', 'UsdPhysics has no joint '
+                   'velocity limit', *where(ax.loc or j.joint.loc))
+    if ax.mimic_joint:
+        report.add(ReportKind.DROPPED, f'{label}/mimic', f'mimic of [{ax.mimic_joint}] has no '
+                   'UsdPhysics form', *where(ax.loc or j.joint.loc))

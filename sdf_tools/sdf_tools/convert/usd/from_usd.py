@@ -1,0 +1,248 @@
+"""OpenUSD -> the description model, through usd-core's UsdPhysics parser; then to SDFormat or URDF.
+
+::
+
+    result, usable = convert_usd_file('robot.usda', to='urdf', options=ConversionOptions())
+
+What the stage says is read with ``UsdPhysics.LoadUsdPhysicsFromRange``
+(usd-core's own parser: the bodies and joints an engine would simulate).
+Each rigid body becomes a link, grouped into models by their articulation
+root (else their parent prim); its pose, mass properties, visuals and
+collisions (:mod:`~sdf_tools.convert.usd.read_shapes`) come back, and every
+joint between bodies of one model (:mod:`~sdf_tools.convert.usd.read_joints`).
+Names come back from ``sdf_tools:name`` (else ``displayName``, else the
+prim name). What has no SDFormat form is reported with the prim path.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+
+from pxr import Sdf, Tf, Usd, UsdGeom, UsdPhysics
+
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.usd.exact import get_inertial, same_inertial
+from sdf_tools.convert.usd.mass import read_mass
+from sdf_tools.convert.usd.names import original_name
+from sdf_tools.convert.usd.read_joints import read_joint
+from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
+from sdf_tools.convert.usd.xforms import world_transform
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.frames import build_model_graphs, build_world_graphs
+from sdf_tools.frames.checks import check_joints
+from sdf_tools.load import LoadResult
+from sdf_tools.model import Document, Frame, Inertial, Link, Model, RawPose, World
+from sdf_tools.transform import Transform
+
+
+@dataclass
+class _Model:
+    prim: Usd.Prim
+    model: Model
+    taken: set[str] = field(default_factory=set)
+    links: dict[str, str] = field(default_factory=dict)   # body prim path -> link name
+
+    def name(self, wanted: str, report: ConversionReport, where: str, file: str) -> str:
+        got = wanted.replace('::', '__') or '_'
+        base, i = got, 2
+        while got in self.taken or got in ('world', '__model__'):
+            got, i = f'{base}_{i}', i + 1
+        self.taken.add(got)
+        if got != wanted:
+            report.add(ReportKind.RENAMED, where, f'[{wanted}] read as [{got}] (SDFormat names '
+                       'hold no "::" and are unique in a model)', file)
+        return got
+
+
+def _open(path: str, report: ConversionReport) -> Usd.Stage | None:
+    try:
+        stage = Usd.Stage.Open(path)
+    except Tf.ErrorException as err:
+        first = str(err).strip().splitlines()[-1] if str(err).strip() else 'unreadable'
+        report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'cannot open the USD stage '
+                                             f'[{path}]: {first}', path))
+        return None
+    if stage is None:
+        report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
+                                             f'cannot open the USD stage [{path}]', path))
+    return stage
+
+
+def _model_prim(prim: Usd.Prim) -> Usd.Prim:
+    p = prim.GetParent()
+    while p and not p.IsPseudoRoot():
+        if p.HasAPI(UsdPhysics.ArticulationRootAPI):
+            return p
+        p = p.GetParent()
+    parent = prim.GetParent()
+    return prim if parent.IsPseudoRoot() else parent
+
+
+def _inertial(prim: Usd.Prim, kpu: float, mpu: float, report: ConversionReport,
+              file: str) -> Inertial | None:
+    schema = read_mass(prim)
+    exact = get_inertial(prim)
+    if schema is None:
+        if prim.HasAPI(UsdPhysics.MassAPI) or exact is None:
+            report.add(ReportKind.ASSUMED, str(prim.GetPath()), 'no mass authored (an engine '
+                       "computes it from the shapes): written without <inertial> (libsdformat's "
+                       '1 kg, unit inertia)', file)
+        return None
+    if exact is not None and same_inertial(exact, schema):
+        return exact
+    if exact is not None:
+        report.add(ReportKind.REWRITTEN, str(prim.GetPath()), 'the MassAPI values differ from '
+                   "sdf_tools' double-precision copy: the MassAPI values are used", file)
+    schema.mass *= kpu
+    schema.inertia = tuple(v * kpu * mpu * mpu for v in schema.inertia)  # type: ignore[assignment]
+    return schema
+
+
+def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: ConversionReport,
+          file: str) -> None:
+    mpu, kpu = stage_info
+    name = m.name(original_name(prim), report, str(prim.GetPath()), file)
+    x_wm = world_transform(UsdGeom.Xformable(m.prim)) if m.prim != prim else Transform()
+    x_wl = world_transform(UsdGeom.Xformable(prim))
+    pose = x_wm.inverse() * x_wl
+    link = Link(name, RawPose(Transform(tuple(v * mpu for v in pose.p), pose.q)))  # type: ignore[arg-type]
+    link.inertial = _inertial(prim, kpu, mpu, report, file)
+    m.links[str(prim.GetPath())] = name
+    m.model.links.append(link)
+    world = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
+    sr = ShapeReader(world, report, file, mpu)
+    seen: set[str] = set()
+    it = iter(Usd.PrimRange(prim))
+    next(it)
+    for child in it:
+        if child.HasAPI(UsdPhysics.RigidBodyAPI):
+            it.PruneChildren()
+            continue
+        cname = original_name(child)
+        if child.IsA(UsdGeom.Gprim):
+            shape = read_shape(sr, child, cname)
+            if shape is None:
+                continue
+            items = link.collisions if hasattr(shape, 'name') and \
+                child.HasAPI(UsdPhysics.CollisionAPI) else link.visuals
+            shape.name = _unique(cname, seen)
+            items.append(shape)  # type: ignore[arg-type]
+        elif child.GetTypeName() == 'Xform' and child.HasAttribute('sdf_tools:name'):
+            pose_f, _ = sr.rigid(child)
+            fname = m.name(cname, report, str(child.GetPath()), file)
+            m.model.frames.append(Frame(fname, name, RawPose(pose_f, name)))
+
+
+def _unique(name: str, seen: set[str]) -> str:
+    got, i = name, 2
+    while got in seen:
+        got, i = f'{name}_{i}', i + 1
+    seen.add(got)
+    return got
+
+
+def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc: object,
+           mpu: float, report: ConversionReport, file: str) -> None:
+    prim = models[next(iter(models))].prim.GetStage().GetPrimAtPath(path)
+    b0, b1 = str(getattr(desc, 'body0', '')), str(getattr(desc, 'body1', ''))
+    m = owner.get(b1)
+    if m is None:
+        report.add(ReportKind.DROPPED, path, 'its body1 is not a rigid body of the stage', file)
+        return
+    parent = 'world'
+    if b0 and b0 in owner:
+        if owner[b0] is not m:
+            report.add(ReportKind.DROPPED, path, 'joins bodies of two models', file)
+            return
+        parent = m.links[b0]
+    elif b0 and b0 != '/':
+        report.add(ReportKind.REWRITTEN, path, f'body0 [{b0}] is no rigid body: joined to the '
+                   'world', file)
+    joint = read_joint(prim, (desc.localPose1Position, desc.localPose1Orientation),  # type: ignore[attr-defined]
+                       mpu, report, file)
+    if joint is None:
+        return
+    joint.name = m.name(original_name(prim), report, path, file)
+    joint.parent, joint.child = parent, m.links[b1]
+    m.model.joints.append(joint)
+
+
+def _parse(stage: Usd.Stage) -> dict[object, tuple[list[Sdf.Path], list[object]]]:
+    with warnings.catch_warnings():
+        # usd-core 26 names it deprecated in favour of a binding that does not work yet.
+        warnings.simplefilter('ignore', DeprecationWarning)
+        parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ['/'])
+    return dict(parsed)
+
+
+_JOINT_TYPES = ('RevoluteJoint', 'PrismaticJoint', 'SphericalJoint', 'FixedJoint', 'D6Joint',
+                'DistanceJoint', 'CustomJoint')
+
+
+def read_usd(path: str, report: ConversionReport) -> Document | None:
+    """Read a USD file into a document (None, with an error in ``report``, when it cannot)."""
+    stage = _open(path, report)
+    if stage is None:
+        return None
+    mpu, kpu = UsdGeom.GetStageMetersPerUnit(stage), UsdPhysics.GetStageKilogramsPerUnit(stage)
+    if UsdGeom.GetStageUpAxis(stage) != UsdGeom.Tokens.z:
+        report.add(ReportKind.KEPT, 'stage/upAxis', 'the stage is Y up: poses are read as '
+                   'authored (SDFormat is Z up)', path)
+    parsed = _parse(stage)
+    models: dict[str, _Model] = {}
+    owner: dict[str, _Model] = {}
+    for bpath in parsed.get(UsdPhysics.ObjectType.RigidBody, ([], []))[0]:
+        prim = stage.GetPrimAtPath(bpath)
+        mp = _model_prim(prim)
+        key = str(mp.GetPath())
+        if key not in models:
+            models[key] = _Model(mp, Model(original_name(mp).replace('::', '__')))
+            models[key].model.pose = RawPose(world_transform(UsdGeom.Xformable(mp))
+                                             if mp != prim else Transform())
+        _link(models[key], prim, (mpu, kpu), report, path)
+        owner[str(bpath)] = models[key]
+    if not models:
+        report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
+                                             'no rigid body (UsdPhysics.RigidBodyAPI)', path))
+        return None
+    for kind, (paths, descs) in parsed.items():
+        if str(kind).split('.')[-1] in _JOINT_TYPES:
+            for jpath, desc in zip(paths, descs, strict=True):
+                _joint(models, owner, str(jpath), desc, mpu, report, path)
+    found = [m.model for m in models.values()]
+    if len(found) == 1:
+        found[0].pose = None
+        return Document(path, 'sdf', '1.9', model=found[0])
+    return Document(path, 'sdf', '1.9', worlds=[World('default', models=found)])
+
+
+def loaded_document(doc: Document) -> LoadResult:
+    """Return a load result for a document built in memory (its graphs built and checked)."""
+    result = LoadResult(doc)
+    if doc.model is not None:
+        g = build_model_graphs(doc.model)
+        result.model_graphs = g
+        result.diagnostics.extend(g.errors)
+        result.diagnostics.extend(check_joints(doc.model, g, ''))
+    for world in doc.worlds:
+        g = build_world_graphs(world)
+        result.world_graphs.append(g)
+        result.diagnostics.extend(g.errors)
+        for m in world.models:
+            result.diagnostics.extend(check_joints(m, g, ''))
+    return result
+
+
+def convert_usd_file(path: str, *, to: str, options: ConversionOptions
+                     ) -> tuple[ConversionResult, bool]:
+    """Read a USD file and convert it to ``to``; return the result and whether it was usable."""
+    from sdf_tools.convert.api import convert_loaded
+    report = ConversionReport()
+    doc = read_usd(path, report)
+    if doc is None:
+        return ConversionResult(None, to, report), False
+    result = convert_loaded(loaded_document(doc), to=to, options=options)
+    result.report.entries[:0] = report.entries
+    result.report.diagnostics.extend(report.diagnostics)
+    return result, True

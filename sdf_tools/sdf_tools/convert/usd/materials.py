@@ -1,0 +1,138 @@
+"""Display colours of visuals and friction of collisions (``PhysicsMaterialAPI``).
+
+* A visual's colour is its ``<material>``'s diffuse (else ambient) colour in
+  SDFormat, or its URDF ``<material><color rgba>`` (a named robot-level
+  material resolved as urdfdom does), written as ``primvars:displayColor``
+  and ``displayOpacity``. Scripts, shaders and textures are reported lost.
+* A collision's ``<surface><friction><ode><mu>``/``<mu2>`` become one
+  ``UsdShade.Material`` with ``PhysicsMaterialAPI`` (static and dynamic
+  friction: the mean of ``mu`` and ``mu2``, reported when they differ, since
+  UsdPhysics friction is isotropic), bound to the collision for the
+  ``physics`` purpose. Materials with the same numbers are shared.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
+
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.model import Extra, Model
+
+Rgba = tuple[float, float, float, float]
+
+
+def _parse(xml: str) -> etree._Element | None:
+    try:
+        return etree.fromstring(xml)
+    except etree.XMLSyntaxError:
+        return None
+
+
+def _rgba(text: str | None) -> Rgba | None:
+    try:
+        v = [float(x) for x in (text or '').split()]
+    except ValueError:
+        return None
+    if len(v) == 3:
+        v.append(1.0)
+    return (v[0], v[1], v[2], v[3]) if len(v) == 4 else None
+
+
+def _where(extra: Extra) -> tuple[str | None, int | None]:
+    return (extra.loc.file, extra.loc.line) if extra.loc else (None, None)
+
+
+def robot_materials(model: Model) -> dict[str, Rgba]:
+    """Return the colours of a URDF robot's named top-level materials."""
+    table: dict[str, Rgba] = {}
+    for extra in model.extras:
+        el = _parse(extra.xml) if extra.tag == 'material' else None
+        if el is not None and el.get('name'):
+            c = el.find('color')
+            table[el.get('name', '')] = _rgba(c.get('rgba') if c is not None else None) or \
+                (0.0, 0.0, 0.0, 1.0)
+    return table
+
+
+def visual_color(extras: list[Extra], table: dict[str, Rgba], label: str,
+                 report: ConversionReport) -> Rgba | None:
+    """Return the colour of a visual's ``<material>`` (SDFormat or URDF form), if any."""
+    for extra in extras:
+        el = _parse(extra.xml) if extra.tag == 'material' else None
+        if el is None:
+            continue
+        lost = sorted({str(c.tag) for c in el if isinstance(c.tag, str)} -
+                      {'diffuse', 'ambient', 'color', 'specular', 'emissive'})
+        if lost:
+            report.add(ReportKind.DROPPED, f'{label}/material',
+                       f'only the colour is written: <{">, <".join(lost)}> lost', *_where(extra))
+        for tag in ('diffuse', 'ambient'):
+            found = el.find(tag)
+            if found is not None and _rgba(found.text):
+                return _rgba(found.text)
+        c = el.find('color')
+        if c is not None and _rgba(c.get('rgba')):
+            return _rgba(c.get('rgba'))
+        if el.get('name') in table:
+            return table[el.get('name', '')]
+    return None
+
+
+def set_color(prim: Usd.Prim, rgba: Rgba) -> None:
+    """Author the display colour and opacity of a gprim."""
+    g = UsdGeom.Gprim(prim)
+    g.CreateDisplayColorAttr(Vt.Vec3fArray([Gf.Vec3f(rgba[0], rgba[1], rgba[2])]))
+    if rgba[3] != 1.0:
+        g.CreateDisplayOpacityAttr(Vt.FloatArray([rgba[3]]))
+
+
+def friction(extras: list[Extra]) -> tuple[float, float, Extra] | None:
+    """Return ``(mu, mu2, surface)`` of a collision's ``<surface>`` ODE friction, if written."""
+    for extra in extras:
+        el = _parse(extra.xml) if extra.tag == 'surface' else None
+        ode = el.find('friction/ode') if el is not None else None
+        if ode is None:
+            continue
+        mu_el, mu2_el = ode.find('mu'), ode.find('mu2')
+        try:
+            mu = float(mu_el.text or 1.0) if mu_el is not None else 1.0
+            mu2 = float(mu2_el.text or 1.0) if mu2_el is not None else 1.0
+        except ValueError:
+            continue
+        return mu, mu2, extra
+    return None
+
+
+@dataclass
+class PhysicsMaterials:
+    """The physics materials of one model, shared by value."""
+
+    stage: Usd.Stage
+    scope: str                                   # path of the materials scope
+    made: dict[float, UsdShade.Material] = field(default_factory=dict)
+
+    def bind(self, prim: Usd.Prim, extras: list[Extra], label: str,
+             report: ConversionReport) -> None:
+        """Bind the friction of a collision's ``<surface>`` to its prim, if it has one."""
+        found = friction(extras)
+        if found is None:
+            return
+        mu, mu2, extra = found
+        value = (mu + mu2) / 2.0
+        if mu != mu2:
+            report.add(ReportKind.APPROXIMATED, f'{label}/surface', f'mu {mu} and mu2 {mu2} '
+                       f'written as one isotropic friction {value} (UsdPhysics)', *_where(extra))
+        mat = self.made.get(value)
+        if mat is None:
+            if not self.made:
+                UsdGeom.Scope.Define(self.stage, self.scope)
+            path = Sdf.Path(self.scope).AppendChild(f'friction_{len(self.made)}')
+            mat = UsdShade.Material.Define(self.stage, path)
+            api = UsdPhysics.MaterialAPI.Apply(mat.GetPrim())
+            api.CreateStaticFrictionAttr(value)
+            api.CreateDynamicFrictionAttr(value)
+            self.made[value] = mat
+        binding = UsdShade.MaterialBindingAPI.Apply(prim)
+        binding.Bind(mat, UsdShade.Tokens.weakerThanDescendants, 'physics')

@@ -1,0 +1,156 @@
+"""UsdPhysics joints back to SDFormat joints (types, frames, axes, limits, drives).
+
+The joint frame is written relative to the child link. When the stage
+carries the writer's double-precision copies (:mod:`~sdf_tools.convert.usd.exact`)
+and they still agree with the schema values to float precision, the
+original joint pose, axes, limits and dynamics come back exactly;
+otherwise they are read from the schema: the pose is ``localPos1`` in the
+child, the axis ``localRot1`` applied to the axis token, limits converted
+from degrees, and a drive's stiffness and damping read back as a spring
+and damper (reported).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from pxr import Gf, Usd, UsdPhysics
+
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.usd.exact import get, get_type
+from sdf_tools.model import Joint, JointAxis, RawPose
+from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
+
+_E = {'X': (1.0, 0.0, 0.0), 'Y': (0.0, 1.0, 0.0), 'Z': (0.0, 0.0, 1.0)}
+#: Agreement asked of the exact copies with the float schema values (float has 24 bits).
+FLOAT_TOL = 1e-5
+
+
+def _pose(pos: Gf.Vec3f, rot: Gf.Quatf, length: float) -> Transform:
+    im = rot.GetImaginary()
+    return Transform((pos[0] * length, pos[1] * length, pos[2] * length),
+                     normalize_quat((rot.GetReal(), im[0], im[1], im[2])))
+
+
+def _close(a: Vec3, b: Vec3, scale: float = 1.0) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b, strict=True)) <= FLOAT_TOL * max(1.0, scale)
+
+
+def _schema_axis(prim: Usd.Prim, x1: Transform) -> Vec3:
+    attr = prim.GetAttribute('physics:axis')
+    token = str(attr.Get()) if attr and attr.Get() else 'X'
+    return rotate(x1.q, _E.get(token, _E['X']))
+
+
+def _limits(prim: Usd.Prim, kind: str, axis: JointAxis, angular: bool) -> None:
+    lo = prim.GetAttribute('physics:lowerLimit').Get() if prim.GetAttribute('physics:lowerLimit') else None
+    hi = prim.GetAttribute('physics:upperLimit').Get() if prim.GetAttribute('physics:upperLimit') else None
+    conv = math.radians if angular else float
+    if lo is not None and math.isfinite(lo):
+        axis.lower = conv(float(lo))
+    if hi is not None and math.isfinite(hi):
+        axis.upper = conv(float(hi))
+
+
+def _drive(prim: Usd.Prim, axis: JointAxis, angular: bool, report: ConversionReport,
+           file: str) -> None:
+    name = 'angular' if angular else 'linear'
+    if not prim.HasAPI(UsdPhysics.DriveAPI, name):
+        return
+    d = UsdPhysics.DriveAPI(prim, name)
+    per = 180.0 / math.pi if angular else 1.0
+    kp, kd = float(d.GetStiffnessAttr().Get() or 0.0), float(d.GetDampingAttr().Get() or 0.0)
+    target = float(d.GetTargetPositionAttr().Get() or 0.0)
+    axis.spring_stiffness, axis.damping = kp * per, kd * per
+    axis.spring_reference = math.radians(target) if angular else target
+    force = d.GetMaxForceAttr().Get()
+    if force is not None and math.isfinite(force):
+        axis.effort = float(force)
+    report.add(ReportKind.APPROXIMATED, str(prim.GetPath()), f'{name} drive read as a spring '
+               f'(stiffness {axis.spring_stiffness}) and damper ({axis.damping}) about its target',
+               file)
+
+
+def _kind(prim: Usd.Prim, limited: bool) -> str | None:
+    if prim.IsA(UsdPhysics.RevoluteJoint):
+        return 'revolute' if limited else 'continuous'
+    if prim.IsA(UsdPhysics.PrismaticJoint):
+        return 'prismatic'
+    if prim.IsA(UsdPhysics.SphericalJoint):
+        return 'ball'
+    if prim.IsA(UsdPhysics.FixedJoint):
+        return 'fixed'
+    return None
+
+
+def _limits_agree(prim: Usd.Prim, lv: list[float], angular: bool) -> bool:
+    """Return whether the schema limits (if any) are the stored ones to float precision."""
+    for name, value in (('physics:lowerLimit', lv[0]), ('physics:upperLimit', lv[1])):
+        attr = prim.GetAttribute(name)
+        got = attr.Get() if attr else None
+        if got is None or not math.isfinite(float(got)):
+            continue
+        want = math.degrees(value) if angular else value
+        if abs(float(got) - want) > FLOAT_TOL * max(1.0, abs(want)):
+            return False
+    return True
+
+
+def _exact(prim: Usd.Prim, x1: Transform, axis: Vec3, kind: str) -> tuple[Joint, bool] | None:
+    """Return the joint from the exact copies when they agree with the schema."""
+    jv, lv, dv = get(prim, 'joint', 13), get(prim, 'limits', 8), get(prim, 'dynamics', 8)
+    stored = get_type(prim)
+    if jv is None or lv is None or dv is None or stored is None:
+        return None
+    pose = Transform((jv[0], jv[1], jv[2]), normalize_quat((jv[3], jv[4], jv[5], jv[6])))
+    a1: Vec3 = (jv[7], jv[8], jv[9])
+    a2: Vec3 = (jv[10], jv[11], jv[12])
+    scale = max(abs(v) for v in pose.p) if any(pose.p) else 1.0
+    if not _close(pose.p, x1.p, scale):
+        return None
+    if kind in ('revolute', 'prismatic') and not _close(pose.rotate(a1), axis):
+        return None
+    if not _limits_agree(prim, lv, kind == 'revolute'):
+        return None
+    axes: list[JointAxis | None] = []
+    for k, a in enumerate((a1, a2)):
+        if a == (0.0, 0.0, 0.0):
+            axes.append(None)
+            continue
+        lo, hi, eff, vel = lv[4 * k:4 * k + 4]
+        damp, fric, sref, sk = dv[4 * k:4 * k + 4]
+        axes.append(JointAxis(a, '', lo, hi, eff, vel, damping=damp, friction=fric,
+                              spring_reference=sref, spring_stiffness=sk))
+    return Joint('', stored, pose=RawPose(pose), axis=axes[0], axis2=axes[1]), True
+
+
+def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: float,
+               report: ConversionReport, file: str) -> Joint | None:
+    """Return the SDFormat joint of a UsdPhysics joint prim (names filled in by the caller)."""
+    x1 = _pose(x1_schema[0], x1_schema[1], length)
+    axis = _schema_axis(prim, x1)
+    lo_attr = prim.GetAttribute('physics:lowerLimit')
+    lo = lo_attr.Get() if lo_attr else None
+    kind = _kind(prim, lo is not None and math.isfinite(float(lo)))
+    if kind is None:
+        stored = get_type(prim)
+        if stored in ('universal', 'revolute2', 'planar'):
+            kind = stored
+        else:
+            report.add(ReportKind.DROPPED, str(prim.GetPath()), f'{prim.GetTypeName() or "Joint"} '
+                       'with free degrees of freedom has no SDFormat joint type', file)
+            return None
+    exact = _exact(prim, x1, axis, kind if kind != 'continuous' else 'revolute')
+    if exact is not None:
+        return exact[0]
+    if kind in ('universal', 'revolute2', 'planar'):
+        report.add(ReportKind.DROPPED, str(prim.GetPath()), f'{kind} joint changed in the stage: '
+                   'not read back', file)
+        return None
+    joint = Joint('', kind, pose=RawPose(Transform(x1.p)))
+    if kind in ('revolute', 'continuous', 'prismatic'):
+        angular = kind != 'prismatic'
+        joint.axis = JointAxis(tuple(float(v) for v in np.asarray(axis)))  # type: ignore[arg-type]
+        _limits(prim, kind, joint.axis, angular)
+        _drive(prim, joint.axis, angular, report, file)
+    return joint

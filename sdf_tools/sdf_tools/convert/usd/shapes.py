@@ -1,0 +1,187 @@
+"""Visual and collision shapes as USD geometry prims, with ``CollisionAPI`` on collisions.
+
+==============  ==================================================================
+SDFormat        USD
+==============  ==================================================================
+box             ``Cube`` of size 1, scaled to the box (scale on the shape only)
+sphere          ``Sphere``
+cylinder        ``Cylinder`` (axis Z)
+capsule         ``Capsule`` (axis Z; ``height`` is the cylinder part, as SDFormat's
+                ``length``)
+cone            ``Cone`` (axis Z)
+plane           ``Plane`` (axis Z, turned to the normal)
+ellipsoid       ``Mesh`` of a scaled icosphere (UsdPhysics has no ellipsoid; reported)
+mesh            ``Mesh`` read with trimesh (STL/OBJ/DAE/GLB, ``package://`` and
+                ``model://`` resolved), scale applied to the points; collisions get
+                ``MeshCollisionAPI`` with the ``mesh_collision`` approximation
+heightmap,      dropped, reported
+polyline, ...
+==============  ==================================================================
+
+Collision prims have purpose ``guide`` (drawn only on request, as Isaac Sim
+writes them); visuals carry a display colour.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import trimesh
+from pxr import Gf, Usd, UsdGeom, UsdPhysics, Vt
+
+from sdf_tools.convert.geometry_ops import load_mesh
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.usd.xforms import set_pose
+from sdf_tools.model import Geometry, Loc
+from sdf_tools.transform import Transform
+
+#: mesh_collision option -> MeshCollisionAPI approximation.
+APPROXIMATION = {'keep': 'none', 'convex': 'convexHull', 'box': 'boundingCube'}
+
+
+@dataclass
+class ShapeSite:
+    """Where and how one shape is written."""
+
+    stage: Usd.Stage
+    path: str                 # the prim path to define
+    pose: Transform           # in the link frame
+    collision: bool
+    label: str                # report label ('link[a]/collision[c]')
+    loc: Loc | None
+    report: ConversionReport
+    base: Path | None
+    approximation: str = 'none'
+
+
+def _f(params: dict[str, object], key: str, default: float) -> float:
+    try:
+        return float(params.get(key, default))  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return default
+
+
+def _v(params: dict[str, object], key: str, default: list[float]) -> list[float]:
+    value = params.get(key)
+    if isinstance(value, (list, tuple)) and len(value) == len(default):
+        return [float(x) for x in value]
+    return default
+
+
+def _where(site: ShapeSite) -> tuple[str | None, int | None]:
+    return (site.loc.file, site.loc.line) if site.loc else (None, None)
+
+
+def _z_to(n: list[float]) -> Transform:
+    """Return the rotation taking +Z to the unit vector along ``n``."""
+    v = np.asarray(n, dtype=float)
+    v = v / np.linalg.norm(v)
+    c = float(v[2])
+    if c < -1.0 + 1e-12:
+        return Transform(q=(0.0, 1.0, 0.0, 0.0))
+    axis = np.cross([0.0, 0.0, 1.0], v)
+    w = 1.0 + c
+    return Transform(q=(w, float(axis[0]), float(axis[1]), float(axis[2])))
+
+
+def _mesh_prim(site: ShapeSite, mesh: trimesh.Trimesh, pose: Transform) -> Usd.Prim:
+    m = UsdGeom.Mesh.Define(site.stage, site.path)
+    points = np.asarray(mesh.vertices, dtype=float)
+    faces = np.asarray(mesh.faces, dtype=int)
+    m.CreatePointsAttr(Vt.Vec3fArray.FromNumpy(points.astype(np.float32)))
+    m.CreateFaceVertexCountsAttr(Vt.IntArray([3] * len(faces)))
+    m.CreateFaceVertexIndicesAttr(Vt.IntArray.FromNumpy(faces.reshape(-1).astype(np.int32)))
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    m.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(*lo.tolist()), Gf.Vec3f(*hi.tolist())]))
+    m.CreateSubdivisionSchemeAttr('none')
+    set_pose(m, pose)
+    return m.GetPrim()
+
+
+def _mesh(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
+    mesh = load_mesh(g, site.base)
+    uri = g.params.get('uri')
+    if mesh is None:
+        site.report.add(ReportKind.DROPPED, site.label, f'mesh [{uri}] cannot be found or read '
+                        'here: no shape written', *_where(site))
+        return None
+    if isinstance(g.params.get('submesh'), dict):
+        site.report.add(ReportKind.APPROXIMATED, site.label, f'mesh [{uri}]: <submesh> not '
+                        'applied, the whole file is written', *_where(site))
+    prim = _mesh_prim(site, mesh, site.pose)
+    if site.collision:
+        UsdPhysics.MeshCollisionAPI.Apply(prim).CreateApproximationAttr(site.approximation)
+    return prim
+
+
+def _ellipsoid(site: ShapeSite, g: Geometry) -> Usd.Prim:
+    radii = _v(g.params, 'radii', [1.0, 1.0, 1.0])
+    mesh = trimesh.creation.icosphere(subdivisions=3)
+    mesh.apply_scale(radii)
+    site.report.add(ReportKind.APPROXIMATED, site.label, 'ellipsoid written as a Mesh of '
+                    '642 vertices (USD and UsdPhysics have no ellipsoid)', *_where(site))
+    prim = _mesh_prim(site, mesh, site.pose)
+    if site.collision:
+        UsdPhysics.MeshCollisionAPI.Apply(prim).CreateApproximationAttr('convexHull')
+    return prim
+
+
+def _primitive(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
+    p, s = g.params, site.stage
+    gprim: Any
+    scale = None
+    pose = site.pose
+    if g.type == 'box':
+        gprim = UsdGeom.Cube.Define(s, site.path)
+        gprim.CreateSizeAttr(1.0)
+        scale = _v(p, 'size', [1.0, 1.0, 1.0])
+        gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-0.5), Gf.Vec3f(0.5)]))
+    elif g.type == 'sphere':
+        gprim = UsdGeom.Sphere.Define(s, site.path)
+        r = _f(p, 'radius', 1.0)
+        gprim.CreateRadiusAttr(r)
+        gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-r), Gf.Vec3f(r)]))
+    elif g.type in ('cylinder', 'capsule', 'cone'):
+        cls = {'cylinder': UsdGeom.Cylinder, 'capsule': UsdGeom.Capsule, 'cone': UsdGeom.Cone}
+        gprim = cls[g.type].Define(s, site.path)
+        r, h = _f(p, 'radius', 1.0), _f(p, 'length', 1.0)
+        gprim.CreateRadiusAttr(r)
+        gprim.CreateHeightAttr(h)
+        gprim.CreateAxisAttr('Z')
+        half = h / 2.0 + (r if g.type == 'capsule' else 0.0)
+        gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-r, -r, -half), Gf.Vec3f(r, r, half)]))
+    elif g.type == 'plane':
+        gprim = UsdGeom.Plane.Define(s, site.path)
+        w, length = _v(p, 'size', [1.0, 1.0])
+        gprim.CreateWidthAttr(w)
+        gprim.CreateLengthAttr(length)
+        gprim.CreateAxisAttr('Z')
+        pose = pose * _z_to(_v(p, 'normal', [0.0, 0.0, 1.0]))
+    else:
+        return None
+    set_pose(gprim, pose, scale)
+    return gprim.GetPrim()
+
+
+def write_shape(site: ShapeSite, g: Geometry | None) -> Usd.Prim | None:
+    """Define the prim of one visual or collision; None (reported) when it has no USD form."""
+    if g is None or g.type == 'empty':
+        return None
+    if g.type == 'mesh':
+        prim = _mesh(site, g)
+    elif g.type == 'ellipsoid':
+        prim = _ellipsoid(site, g)
+    else:
+        prim = _primitive(site, g)
+        if prim is None:
+            site.report.add(ReportKind.DROPPED, site.label, f'<{g.type}> has no USD or '
+                            'UsdPhysics shape: not written', *_where(site))
+            return None
+    if prim is None:
+        return None
+    if site.collision:
+        UsdPhysics.CollisionAPI.Apply(prim)
+        UsdGeom.Imageable(prim).CreatePurposeAttr(UsdGeom.Tokens.guide)
+    return prim

@@ -1,0 +1,244 @@
+"""Any loaded description (SDFormat, URDF, xacro; a model or a world) -> an OpenUSD stage.
+
+::
+
+    result = convert_to_usd(load_file('robot.urdf'), ConversionOptions())
+    Path('robot.usda').write_text(result.text)
+
+The stage is what Isaac Sim and Newton read: metres, kilograms, Z up, one
+``Xform`` per model (the default prim; a world's ``Xform`` holds its models),
+one ``Xform`` per link with ``RigidBodyAPI`` and ``MassAPI`` placed at the
+link's resolved pose (static models' links are plain colliders), visuals
+and collisions as geometry prims under their link, ``<frame>``s as plain
+``Xform``s under the link they are attached to, joints in a ``joints`` scope
+of the model, ``ArticulationRootAPI`` on the model. The options apply as
+for the other exporters (:mod:`~sdf_tools.convert.export_plan`); every
+loss is reported with the file and line of what was lost, and listed in
+the layer's documentation string.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pxr import Sdf, Usd, UsdGeom, UsdPhysics
+
+from sdf_tools.convert.export_plan import ExportPlan, plan_export
+from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, where
+from sdf_tools.convert.joint_drives import commanded_joints
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.usd.drives import joint_losses, write_drive
+from sdf_tools.convert.usd.joints import JointSite, write_joint
+from sdf_tools.convert.usd.losses import report_losses
+from sdf_tools.convert.usd.mass import write_mass
+from sdf_tools.convert.usd.materials import PhysicsMaterials, Rgba, robot_materials, set_color, visual_color
+from sdf_tools.convert.usd.names import Siblings, keep_name
+from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
+from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
+from sdf_tools.load import LoadResult
+
+__all__ = ['convert_to_usd', 'new_stage']
+
+
+def new_stage() -> Usd.Stage:
+    """Return an empty in-memory stage in metres, kilograms, Z up."""
+    stage = Usd.Stage.CreateInMemory()
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    UsdPhysics.SetStageKilogramsPerUnit(stage, 1.0)
+    return stage
+
+
+@dataclass
+class _ModelWriter:
+    stage: Usd.Stage
+    flat: FlatModel
+    path: Sdf.Path
+    plan: ExportPlan
+    options: ConversionOptions
+    report: ConversionReport
+    bodies: dict[str, str] = field(default_factory=dict)
+    children: dict[str, Siblings] = field(default_factory=dict)
+    colors: dict[str, Rgba] = field(default_factory=dict)
+
+    def write(self) -> None:
+        prim = UsdGeom.Xform.Define(self.stage, self.path)
+        keep_name(prim.GetPrim(), self.flat.name)
+        set_pose(prim, self.flat.world_pose(self.flat.frame_vid))
+        names = Siblings({'joints', 'materials', 'collision_filter'})
+        if self.plan.source_format == 'urdf':
+            self.colors = robot_materials(self.flat.model)
+        materials = PhysicsMaterials(self.stage, str(self.path.AppendChild('materials')))
+        for fl in self.flat.links:
+            self._link(fl, names.take(fl.name), materials)
+        self._frames()
+        moving = [fl for fl in self.flat.links if not fl.static]
+        if moving and self.flat.joints:
+            UsdPhysics.ArticulationRootAPI.Apply(prim.GetPrim())
+        self._joints()
+        self._self_collision(prim.GetPrim(), len(moving))
+
+    def _link(self, fl: FlatLink, name: str, materials: PhysicsMaterials) -> None:
+        path = self.path.AppendChild(name)
+        xf = UsdGeom.Xform.Define(self.stage, path)
+        prim = xf.GetPrim()
+        keep_name(prim, fl.scoped)
+        set_link_pose(xf, self.flat.rel(self.flat.frame_vid, fl.vid))
+        self.bodies[fl.name] = str(path)
+        self.children[fl.name] = Siblings()
+        link = fl.link
+        if not fl.static:
+            body = UsdPhysics.RigidBodyAPI.Apply(prim)
+            if link.kinematic:
+                body.CreateKinematicEnabledAttr(True)
+            if not link.gravity:
+                prim.CreateAttribute('physxRigidBody:disableGravity', Sdf.ValueTypeNames.Bool,
+                                     custom=True).Set(True)
+                self.report.add(ReportKind.REWRITTEN, f'link[{fl.scoped}]/gravity',
+                                "written as PhysX's physxRigidBody:disableGravity (UsdPhysics "
+                                'has no per-body gravity)', *where(link.loc))
+            write_mass(prim, link.inertial)
+        self._shapes(fl, path, materials)
+
+    def _shapes(self, fl: FlatLink, path: Sdf.Path, materials: PhysicsMaterials) -> None:
+        names = self.children[fl.name]
+        approx = APPROXIMATION[self.options.mesh_collision]
+        items = [(v, False) for v in fl.link.visuals] + [(c, True) for c in fl.link.collisions]
+        for item, collision in items:
+            kind = 'collision' if collision else 'visual'
+            label = f'link[{fl.scoped}]/{kind}[{item.name}]'
+            site = ShapeSite(self.stage, str(path.AppendChild(names.take(item.name))),
+                             pose_in_link(self.flat, fl, item.pose), collision, label,
+                             item.loc, self.report, self.plan.base, approx)
+            prim = write_shape(site, item.geometry)
+            if prim is None:
+                continue
+            keep_name(prim, item.name)
+            if collision:
+                materials.bind(prim, item.extras, label, self.report)
+            else:
+                rgba = visual_color(item.extras, self.colors, label, self.report)
+                if rgba is not None:
+                    set_color(prim, rgba)
+
+    def _frames(self) -> None:
+        for fr in self.flat.frames:
+            body = fr.body
+            if body is None:
+                self.report.add(ReportKind.DROPPED, f'frame[{fr.scoped}]', 'attached to no '
+                                'link', *where(fr.frame.loc))
+                continue
+            if body == WORLD:
+                parent, names, pose = self.path, Siblings(), self.flat.rel(self.flat.frame_vid,
+                                                                           fr.vid)
+            else:
+                parent = Sdf.Path(self.bodies[body])
+                names = self.children[body]
+                pose = self.flat.rel(self.flat.vid(body), fr.vid)
+            xf = UsdGeom.Xform.Define(self.stage, parent.AppendChild(names.take(fr.name)))
+            keep_name(xf.GetPrim(), fr.scoped)
+            set_pose(xf, pose)
+
+    def _joints(self) -> None:
+        if not self.flat.joints:
+            return
+        scope = self.path.AppendChild('joints')
+        UsdGeom.Scope.Define(self.stage, scope)
+        site = JointSite(self.stage, self.flat, self.bodies, str(scope), self.report)
+        commanded = (commanded_joints(self.flat.model)
+                     if self.options.joint_drive_from_transmission else {})
+        seen: set[str] = set()
+        for j in self.flat.joints:
+            in_tree = j.child not in seen
+            prim = write_joint(site, j, in_tree)
+            if prim is None:
+                continue
+            if j.child is not None:
+                seen.add(j.child)
+            interface = commanded.get(j.scoped, (None,))[0]
+            write_drive(prim, j, interface, self.report)
+            joint_losses(j, self.report)
+
+    def _self_collision(self, model: Usd.Prim, moving: int) -> None:
+        m = self.flat.model
+        if m.self_collide or moving < 2:
+            return
+        group = UsdPhysics.CollisionGroup.Define(self.stage, self.path.AppendChild('collision_filter'))
+        group.CreateFilteredGroupsRel().SetTargets([group.GetPath()])
+        Usd.CollectionAPI(group.GetPrim(), 'colliders').CreateIncludesRel().SetTargets([self.path])
+        overrides = [lk for lk in m.links if lk.self_collide]
+        if overrides:
+            self.report.add(ReportKind.APPROXIMATED, f'model[{m.name}]/self_collide',
+                            'links with <self_collide> true are filtered with the rest of the '
+                            'model (one collision group)', *where(m.loc))
+
+
+def _root(stage: Usd.Stage, plan: ExportPlan) -> list[tuple[FlatModel, Sdf.Path]]:
+    """Define the world prims; return where each model goes."""
+    doc = plan.document
+    out: list[tuple[FlatModel, Sdf.Path]] = []
+    top = Siblings()
+    if doc.model is not None:
+        path = Sdf.Path.absoluteRootPath.AppendChild(top.take(doc.model.name))
+        out.append((plan.models[0], path))
+        return out
+    rest = iter(plan.models)
+    for world in doc.worlds:
+        wpath = Sdf.Path.absoluteRootPath.AppendChild(top.take(world.name))
+        keep_name(UsdGeom.Xform.Define(stage, wpath).GetPrim(), world.name)
+        names = Siblings()
+        for _ in world.models:
+            flat = next(rest)
+            out.append((flat, wpath.AppendChild(names.take(flat.name))))
+    return out
+
+
+def _header(plan: ExportPlan, report: ConversionReport) -> str:
+    source = plan.document.file or '<string>'
+    lines = [f'Converted to OpenUSD by sdf_tools from {source}.']
+    if report.entries:
+        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
+        lines += [f'  {e}' for e in report.entries]
+    else:
+        lines.append('Nothing was assumed, changed or lost.')
+    return '\n'.join(lines)
+
+
+def build_stage(plan: ExportPlan, options: ConversionOptions, report: ConversionReport
+                ) -> Usd.Stage:
+    """Return the stage of a prepared export plan."""
+    stage = new_stage()
+    placed = _root(stage, plan)
+    for flat, path in placed:
+        _ModelWriter(stage, flat, path, plan, options, report).write()
+    report_losses(plan.document, report)
+    roots = list(stage.GetPseudoRoot().GetChildren())
+    if roots:
+        stage.SetDefaultPrim(roots[0])
+    if len(plan.document.worlds) > 1:
+        report.add(ReportKind.REWRITTEN, 'sdf', f'{len(plan.document.worlds)} worlds: one root '
+                   'prim each, the first is the default prim')
+    scene = UsdPhysics.Scene.Define(stage, '/physicsScene')
+    scene.CreateGravityDirectionAttr().Set((0.0, 0.0, -1.0))
+    scene.CreateGravityMagnitudeAttr(9.80665)
+    return stage
+
+
+def convert_to_usd(result: LoadResult, options: ConversionOptions) -> ConversionResult:
+    """Convert a loaded file to a USD stage, returned as ``.usda`` text.
+
+    Args:
+        result: what :func:`sdf_tools.load.load_file` returned.
+        options: the conversion options (every one applies; see
+            :mod:`~sdf_tools.convert.export_plan`).
+
+    Returns:
+        The ``.usda`` text (None on failure) and the report.
+    """
+    report = ConversionReport()
+    plan = plan_export(result, options, report)
+    if plan is None or report.errors:
+        return ConversionResult(None, 'usd', report)
+    stage = build_stage(plan, options, report)
+    stage.GetRootLayer().documentation = _header(plan, report)
+    return ConversionResult(stage.GetRootLayer().ExportToString(), 'usd', report)
