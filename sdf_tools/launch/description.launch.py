@@ -1,4 +1,4 @@
-"""Publish robot_description and TF of an SDFormat, URDF or xacro model (ROS 2 Humble, Jazzy, Kilted).
+"""Publish robot_description and TF of an SDFormat, URDF or xacro model (ROS 2 Jazzy, Kilted).
 
     ros2 launch sdf_tools description.launch.py description_file:=/path/robot.urdf.xacro \
         xacro_args:="arm:=left" rviz:=true

@@ -1,4 +1,4 @@
-"""Spawn a model into a running Gazebo with sdf_tools' spawner node (ROS 2 Humble, Jazzy, Kilted).
+"""Spawn a model into a running Gazebo with sdf_tools' spawner node (ROS 2 Jazzy, Kilted).
 
     ros2 launch sdf_tools spawn.launch.py file:=/path/robot.urdf.xacro xacro_args:="arm:=left" \
         name:=robot z:=0.1 Y:=1.57
@@ -7,22 +7,38 @@
 Every argument (``ros2 launch sdf_tools spawn.launch.py --show-args``) and how
 it becomes a node parameter: sdf_tools.ros.spawn_launch_logic. The node
 validates, converts and spawns the model, checks that it exists in the world
-and exits (status 1 on failure) unless exit_after_spawn:=false.
+and exits (status 1 on failure) unless exit_after_spawn:=false; a failed spawn
+fails the launch too (``ros2 launch`` exits 1 and says why), and a launch with
+nothing to spawn is refused before anything starts.
 """
 from __future__ import annotations  # noqa: I001 (ruff takes launch/ here for the launch package)
 
 from launch import LaunchContext, LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnProcessExit
+from launch.events.process import ProcessExited
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
-from sdf_tools.ros.spawn_launch_logic import LAUNCH_ARGUMENTS, spawner_parameters
+from sdf_tools.ros.spawn_launch_logic import (
+    LAUNCH_ARGUMENTS,
+    SpawnLaunchError,
+    spawner_exit_failure,
+    spawner_parameters,
+)
 
 
-def _spawner(context: LaunchContext) -> list[Node]:
+def _on_exit(event: ProcessExited, context: LaunchContext) -> None:
+    reason = spawner_exit_failure(event.returncode, shutting_down=context.is_shutdown)
+    if reason is not None:
+        raise SpawnLaunchError(reason)
+
+
+def _spawner(context: LaunchContext) -> list[object]:
     values = {name: LaunchConfiguration(name).perform(context) for name, _, _ in LAUNCH_ARGUMENTS}
-    return [Node(package='sdf_tools', executable='spawner', name=values['node_name'],
-                 output='screen', parameters=[spawner_parameters(values)])]
+    node = Node(package='sdf_tools', executable='spawner', name=values['node_name'],
+                output='screen', parameters=[spawner_parameters(values)])
+    return [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=_on_exit))]
 
 
 def generate_launch_description() -> LaunchDescription:

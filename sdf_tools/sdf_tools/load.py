@@ -85,8 +85,26 @@ def _unreadable(result: LoadResult, source: str | None) -> LoadResult:
     """
     if not any(d.code is ErrorCode.FILE_READ for d in result.diagnostics):
         result.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
-                                             f'Unable to read file: {source or "<string>"}', source))
+                                             f'{READ_SUMMARY}{source or "<string>"}', source))
     return result
+
+
+READ_SUMMARY = 'Unable to read file: '  # the start of the message _unreadable adds
+
+
+def without_read_summary(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Return ``diagnostics`` without the FILE_READ summary when another error says why.
+
+    The summary is there so that our codes match libsdformat's; to a person it
+    only repeats, wrongly worded, what the specific error (with its line)
+    already says. Messages for people (service responses, node logs) use this.
+    """
+    def summary(d: Diagnostic) -> bool:
+        return d.code is ErrorCode.FILE_READ and d.message.startswith(READ_SUMMARY)
+
+    if not any(d.severity is Severity.ERROR and not summary(d) for d in diagnostics):
+        return list(diagnostics)
+    return [d for d in diagnostics if not summary(d)]
 
 
 def _with_graphs(result: LoadResult) -> LoadResult:

@@ -19,7 +19,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ('sdf_tools', 'sdf_tools_interfaces')
 # Not copied: the repo's own environment, workspace and caches.
-TOP_LEVEL_SKIP = {'.git', '.venv', 'build', 'install', 'log', '.cache'}
+TOP_LEVEL_SKIP = {'.git', '.venv', 'build', 'install', 'log', '.cache',
+                  '.venv-jazzy', 'build-jazzy', 'install-jazzy', 'log-jazzy'}
 ANYWHERE_SKIP = shutil.ignore_patterns(
     '__pycache__', '*.egg-info', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.hypothesis',
 )
@@ -41,7 +42,8 @@ def _is_repo_install(entry: str) -> bool:
     """Tell whether a search-path entry belongs to an existing build of these packages."""
     path = Path(entry)
     inside_repo_ws = any(
-        path == REPO / sub or REPO / sub in path.parents for sub in ('build', 'install')
+        path == REPO / sub or REPO / sub in path.parents
+        for sub in ('build', 'install', 'build-jazzy', 'install-jazzy')
     )
     return inside_repo_ws or path.name in PACKAGES
 

@@ -28,6 +28,7 @@ from sdf_tools.convert.api import (
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionResult
 from sdf_tools.errors import Severity
+from sdf_tools.load import without_read_summary
 from sdf_tools.ros.params import parse_xacro_args, resolve_description_file
 
 TEXT_SOURCE = 'input_text'  # how an input given as text is named in messages
@@ -125,7 +126,7 @@ def _respond(result: ConversionResult, req: ConvertRequest) -> ConvertResponse:
         warnings=[str(d) for d in report.diagnostics if d.severity is Severity.WARNING],
         losses=[str(e) for e in report.entries])
     if not result.ok or result.text is None:
-        errors = report.errors
+        errors = without_read_summary(report.errors)
         located = next((d for d in errors if d.file), None)
         resp.error_message = '\n'.join(str(d) for d in errors) or 'the conversion failed'
         resp.error_file = (located.file or '') if located else ''

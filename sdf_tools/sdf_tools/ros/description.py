@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
-from sdf_tools.load import LoadResult, load_file, load_string
+from sdf_tools.load import LoadResult, load_file, load_string, without_read_summary
 from sdf_tools.ros.params import PublisherParams, resolve_description_file
 from sdf_tools.ros.tf_tree import TfTree, TreeOptions, build_tf_tree
 from sdf_tools.xmlsafe import parse_bytes
@@ -127,6 +127,16 @@ def _convert(result: LoadResult, params: PublisherParams, to: str) -> tuple[str 
     return converted.text, []
 
 
+def _several_models(result: LoadResult, params: PublisherParams) -> list[str]:
+    """Return the bracketed model names when a URDF is asked of a world of several and no model."""
+    doc = result.document
+    if params.robot_description_format != 'urdf' or params.model or doc is None \
+            or doc.model is not None:
+        return []
+    names = [f'[{m.name}]' for w in doc.worlds for m in w.models]
+    return names if len(names) > 1 else []
+
+
 def _merge(urdf_tree: TfTree, sdf_tree: TfTree) -> TfTree:
     """Return the URDF's tree plus what only the SDFormat has (see the module docs)."""
     parents = urdf_tree.parents()
@@ -210,7 +220,7 @@ def load_description(params: PublisherParams, *, text: str | None = None,
         return out
     out.warnings += _messages(result.diagnostics, Severity.WARNING)
     fmt = result.document.format if result.document is not None else ''
-    blocking = [d for d in result.errors if _kinematic(d, fmt)]
+    blocking = [d for d in without_read_summary(result.errors) if _kinematic(d, fmt)]
     if not result.usable or result.document is None or blocking:
         out.errors += [str(d) for d in blocking] or [f'{source}: the description cannot be read']
         return out
@@ -226,6 +236,11 @@ def load_description(params: PublisherParams, *, text: str | None = None,
         _urdf_aliases(tree, result, urdf_text)
     if params.robot_description_format == 'urdf' and urdf_text is not None:
         out.text = urdf_text
+    elif (several := _several_models(result, params)):
+        out.tf_notes.append(
+            f'{source}: a world of {len(several)} models ({", ".join(several)}) and one URDF '
+            'holds one model: no robot_description is published (set the parameter model to one '
+            'of them, or robot_description_format to sdf); TF is published for every model')
     else:
         out.text, problems = _convert(result, params, params.robot_description_format)
         out.errors += problems

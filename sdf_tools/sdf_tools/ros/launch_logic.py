@@ -4,17 +4,25 @@
 arguments listed here and, once launch has their values, turn the
 :class:`NodeSpec` records these functions return into ``launch_ros`` nodes:
 nothing else happens in the launch files. No ROS import here.
+
+Arguments whose default is empty are *unset* unless the user gives them: an
+unset argument passes nothing to the node, so a ``params_file`` value (or
+else the node's own default) stays in charge. Everything is checked before
+any node is returned, so a launch that cannot work starts nothing.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sdf_tools.ros.params import resolve_description_file
+from sdf_tools.ros.params import FORMATS, MODEL_HELP, resolve_description_file
+from sdf_tools.ros.params_file import ParamsFileError, node_fqn, node_keys, node_parameters
 
 PACKAGE = 'sdf_tools'
+PUBLISHER = 'description_publisher'
 BUNDLED_RVIZ = 'config/description.rviz'
 INPUT_FORMATS = ('auto', 'sdf', 'urdf', 'xacro')
 _BOOLS = {'true': True, 'false': False, '1': True, '0': False, 'yes': True, 'no': False,
@@ -31,26 +39,33 @@ class LaunchArg:
     choices: tuple[str, ...] = ()
 
 
+_UNSET = ' Not given: from params_file, else'  # how the help of an unset argument goes on
+
 DESCRIPTION_ARGS: tuple[LaunchArg, ...] = (
     LaunchArg('description_file', '',
-              'The model: a path, package://pkg/path or model://name (SDFormat, URDF or xacro).'),
+              'The model: a path, package://pkg/path or model://name (SDFormat, URDF or xacro). '
+              'Required unless params_file sets description_file or robot_description.'),
     LaunchArg('format', 'auto', 'Format of description_file; auto tells it from the extension '
               'and the root element.', INPUT_FORMATS),
-    LaunchArg('xacro_args', '', 'xacro arguments, "name:=value name2:=value2".'),
-    LaunchArg('robot_description_format', 'urdf',
+    LaunchArg('xacro_args', '', f'xacro arguments, "name:=value name2:=value2".{_UNSET} none.'),
+    LaunchArg('robot_description_format', '',
               'Publish robot_description as urdf (RViz, MoveIt, ros2_control) or as the resolved '
-              'sdf.', ('urdf', 'sdf')),
-    LaunchArg('model', '', 'Which model of a world to publish (empty: the whole world).'),
-    LaunchArg('frame_prefix', '', 'Prepended to every TF frame id.'),
-    LaunchArg('use_sim_time', 'false', 'Use /clock (e.g. from Gazebo).', ('true', 'false')),
-    LaunchArg('rviz', 'false', 'Also start RViz.', ('true', 'false')),
+              f'sdf.{_UNSET} urdf.'),
+    LaunchArg('model', '', f'{MODEL_HELP}{_UNSET} empty.'),
+    LaunchArg('frame_prefix', '', f'Prepended to every TF frame id.{_UNSET} none.'),
+    LaunchArg('use_sim_time', '', f'Use /clock (e.g. from Gazebo): true or false.{_UNSET} false.'),
+    LaunchArg('rviz', 'false', 'Also start RViz (rviz2 must be installed: checked before anything '
+              'starts).', ('true', 'false')),
     LaunchArg('rviz_config', '', f'RViz config file; empty: the bundled {BUNDLED_RVIZ}.'),
     LaunchArg('fixed_frame', 'world', "RViz's fixed frame (a free robot's root link, e.g. "
               'base_link, when nothing places it in the world).'),
     LaunchArg('params_file', '', 'A YAML file of description_publisher parameters (see '
-              'config/description_publisher.yaml); launch arguments override it.'),
+              'config/description_publisher.yaml); the launch arguments given override it, those '
+              'not given leave it alone.'),
     LaunchArg('namespace', '', 'Namespace of the nodes.'),
 )
+#: The arguments that become node parameters when given (else the params file or node decides).
+_NODE_ARGS = ('xacro_args', 'robot_description_format', 'model', 'frame_prefix')
 
 CONVERT_ARGS: tuple[LaunchArg, ...] = (
     LaunchArg('namespace', '', 'Namespace of the converter node.'),
@@ -114,27 +129,104 @@ def check_description_file(value: str, fmt: str) -> str:
     return str(path)
 
 
-def description_nodes(values: Mapping[str, str], share_dir: str) -> list[NodeSpec]:
-    """Return the nodes of ``description.launch.py`` for its argument values."""
+def find_executable(package: str, executable: str,
+                    prefixes: Sequence[str] | None = None) -> str | None:
+    """Return ``<prefix>/lib/<package>/<executable>`` as launch_ros finds it, or None.
+
+    launch_ros takes the first prefix of ``AMENT_PREFIX_PATH`` whose ament
+    index lists ``package``; ``prefixes`` replaces that variable (tests).
+    """
+    if prefixes is None:
+        prefixes = [p for p in os.environ.get('AMENT_PREFIX_PATH', '').split(os.pathsep) if p]
+    for prefix in prefixes:
+        if (Path(prefix) / 'share' / 'ament_index' / 'resource_index' / 'packages'
+                / package).is_file():
+            path = Path(prefix) / 'lib' / package / executable
+            return str(path) if path.is_file() and os.access(path, os.X_OK) else None
+    return None
+
+
+def _file_parameters(params_file: str, namespace: str) -> dict[str, Any]:
+    """Return what ``params_file`` gives the description_publisher (empty without a file)."""
+    if not params_file:
+        return {}
+    try:
+        return node_parameters(params_file, node_fqn(PUBLISHER, namespace))
+    except ParamsFileError as err:
+        raise LaunchArgumentError(str(err)) from None
+
+
+def _description_source(get: Mapping[str, str], from_file: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the description_file override; check whatever names the model, wherever it is."""
+    fmt = get['format']
+    if get['description_file']:
+        return {'description_file': check_description_file(get['description_file'], fmt)}
+    in_file = from_file.get('description_file')
+    if isinstance(in_file, str) and in_file:
+        check_description_file(in_file, fmt)
+        return {}
+    text = from_file.get('robot_description')
+    if isinstance(text, str) and text.strip():
+        return {}
+    if get['params_file']:
+        fqn = node_fqn(PUBLISHER, get['namespace'])
+        raise LaunchArgumentError(
+            f'no model: neither launch argument description_file nor params_file '
+            f'[{get["params_file"]}] (description_file or robot_description for node [{fqn}]; its '
+            f'entries: {", ".join(node_keys(get["params_file"])) or "none"}) names one')
+    return {'description_file': check_description_file('', fmt)}  # raises: required
+
+
+def publisher_overrides(get: Mapping[str, str], from_file: Mapping[str, Any]) -> dict[str, Any]:
+    """Return the node parameters the given launch arguments set (unset ones: nothing)."""
+    params = _description_source(get, from_file)
+    for name in _NODE_ARGS:
+        if get[name]:
+            params[name] = get[name]
+    fmt = params.get('robot_description_format')
+    if fmt is not None and fmt not in FORMATS:
+        raise LaunchArgumentError(f'launch argument robot_description_format must be one of '
+                                  f'{", ".join(FORMATS)}, not [{fmt}]')
+    if get['use_sim_time']:
+        params['use_sim_time'] = parse_bool('use_sim_time', get['use_sim_time'])
+    return params
+
+
+def _rviz_node(get: Mapping[str, str], effective: Mapping[str, Any], share_dir: str,
+               prefixes: Sequence[str] | None) -> NodeSpec:
+    if find_executable('rviz2', 'rviz2', prefixes) is None:
+        raise LaunchArgumentError(
+            'rviz:=true, but rviz2 is not installed (no package rviz2 with lib/rviz2/rviz2 on '
+            'AMENT_PREFIX_PATH): install it (e.g. ros-$ROS_DISTRO-rviz2) or leave rviz:=false; '
+            'nothing was started')
+    config = get['rviz_config'] or str(Path(share_dir) / BUNDLED_RVIZ)
+    prefix = str(effective.get('frame_prefix') or '')
+    return NodeSpec('rviz2', 'rviz2', 'rviz2', get['namespace'],
+                    [{'use_sim_time': effective.get('use_sim_time') is True}],
+                    ['-d', config, '-f', prefix + get['fixed_frame']])
+
+
+def description_nodes(values: Mapping[str, str], share_dir: str,
+                      prefixes: Sequence[str] | None = None) -> list[NodeSpec]:
+    """Return the nodes of ``description.launch.py`` for its argument values.
+
+    Args:
+        values: the launch arguments (an empty value: not given).
+        share_dir: sdf_tools' share directory (the bundled RViz config).
+        prefixes: where to look for rviz2 (default: ``AMENT_PREFIX_PATH``).
+
+    Raises:
+        LaunchArgumentError: a value is unusable, no model is named, or
+            rviz:=true without rviz2; nothing must be started then.
+    """
     get = {a.name: values.get(a.name, a.default) for a in DESCRIPTION_ARGS}
-    path = check_description_file(get['description_file'], get['format'])
-    sim = parse_bool('use_sim_time', get['use_sim_time'])
-    params: dict[str, Any] = {
-        'description_file': path,
-        'xacro_args': get['xacro_args'],
-        'robot_description_format': get['robot_description_format'],
-        'model': get['model'],
-        'frame_prefix': get['frame_prefix'],
-        'use_sim_time': sim,
-    }
-    parameters: list[Any] = ([get['params_file']] if get['params_file'] else []) + [params]
-    nodes = [NodeSpec(PACKAGE, 'description_publisher', 'description_publisher', get['namespace'],
-                      parameters)]
+    from_file = _file_parameters(get['params_file'], get['namespace'])
+    overrides = publisher_overrides(get, from_file)
+    parameters: list[Any] = ([get['params_file']] if get['params_file'] else []) \
+        + ([overrides] if overrides else [])
+    nodes = [NodeSpec(PACKAGE, PUBLISHER, PUBLISHER, get['namespace'], parameters)]
     if parse_bool('rviz', get['rviz']):
-        config = get['rviz_config'] or str(Path(share_dir) / BUNDLED_RVIZ)
-        nodes.append(NodeSpec('rviz2', 'rviz2', 'rviz2', get['namespace'],
-                              [{'use_sim_time': sim}],
-                              ['-d', config, '-f', get['frame_prefix'] + get['fixed_frame']]))
+        nodes.append(_rviz_node(get, {**from_file, **overrides}, share_dir, prefixes))
     return nodes
 
 

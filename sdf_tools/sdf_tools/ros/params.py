@@ -16,6 +16,11 @@ from sdf_tools.sdf.uris import resolve_uri
 
 FORMATS = ('urdf', 'sdf')
 MAX_FREQUENCY = 1000.0  # robot_state_publisher's upper bound
+#: What the ``model`` parameter means: the one wording the node, the launch argument, the YAML
+#: and docs/ros.md use (a test keeps them equal).
+MODEL_HELP = ("Which model of a world to publish. Empty: the world's only model, or, in a world of "
+              'several, every model (frame ids then start with the model name, and no URDF '
+              'robot_description is published: one URDF holds one model).')
 
 
 @dataclass(frozen=True)
@@ -33,16 +38,16 @@ PUBLISHER_PARAMS: tuple[ParamSpec, ...] = (
               'The model to publish: a path, package://pkg/path or model://name; SDFormat, URDF or '
               'xacro (by extension and content). Wins over robot_description when both are set.'),
     ParamSpec('robot_description', '',
-              'The model as text (SDFormat, URDF or xacro), used when description_file is empty.'),
+              'The model as text (SDFormat, URDF or xacro), used when description_file is empty. '
+              'A model loaded from description_file or description_topic is put here as it is '
+              'published (as robot_state_publisher does), for spawners that read the parameter.'),
     ParamSpec('xacro_args', '',
               'xacro arguments as "name:=value" pairs: one string (shell-quoted, space separated) '
               'or a list of strings.', dynamic_typing=True),
     ParamSpec('robot_description_format', 'urdf',
               'What to publish on robot_description: "urdf" (for RViz, MoveIt, ros2_control; an '
               'SDFormat model is converted) or "sdf" (the resolved SDFormat 1.9).'),
-    ParamSpec('model', '',
-              'Which model of a world to publish; empty: the whole world (every model, the world '
-              "frames and the actors), or the file's only model."),
+    ParamSpec('model', '', MODEL_HELP),
     ParamSpec('root_frame', 'world', 'TF frame id of the world frame.'),
     ParamSpec('scope_separator', '/',
               'Replaces "::" in scoped names (outer::inner::link) to make TF frame ids and '

@@ -5,6 +5,11 @@ The launch file declares :data:`LAUNCH_ARGUMENTS` and starts the
 given by ``file`` (a path or URI), ``string``, ``topic`` or ``param`` is
 spawned once at start-up; the node then exits (``exit_after_spawn``, the
 default, like ``ros_gz_sim create``) or keeps serving its services.
+
+The launch also ends the way the spawn did: :func:`spawner_exit_failure` says
+whether the spawner's exit fails the launch (``ros2 launch`` then exits 1 with
+the reason), and :func:`spawner_parameters` refuses a launch that would spawn
+nothing and wait forever.
 """
 from __future__ import annotations
 
@@ -44,6 +49,7 @@ _FLOATS = ('x', 'y', 'z', 'R', 'P', 'Y', 'timeout')
 _BOOLS = ('allow_renaming', 'exit_after_spawn')
 _CHOICES = {'format': FORMATS, 'uris': URI_MODES, 'backend': BACKENDS}
 _TRUE, _FALSE = ('true', '1', 'yes', 'on'), ('false', '0', 'no', 'off', '')
+_SOURCES = ('file', 'string', 'topic', 'param')
 
 
 def _bool(name: str, text: str) -> bool:
@@ -90,4 +96,25 @@ def spawner_parameters(values: Mapping[str, str]) -> dict[str, Any]:
     params['xacro_args'] = args or ''  # launch_ros cannot type an empty list
     if params['timeout'] <= 0:
         raise ValueError('launch argument timeout must be > 0')
+    if params['exit_after_spawn'] and not any(params[name] for name in _SOURCES):
+        raise ValueError('nothing to spawn: give file:=, string:=, topic:= or param:= (or '
+                         "exit_after_spawn:=false to only serve the spawner's services)")
     return params
+
+
+def spawner_exit_failure(returncode: int | None, *, shutting_down: bool) -> str | None:
+    """Return why the launch must fail when the spawner exits with ``returncode`` (None: it must not).
+
+    The spawner exits 0 after a spawn, 1 after a failed one (its error is
+    logged once, just before). An exit while the launch is shutting down
+    (Ctrl-C) is no failure.
+    """
+    if shutting_down or returncode == 0:
+        return None
+    how = f'was killed by signal {-returncode}' if returncode is not None and returncode < 0 \
+        else f'exited with code {returncode}'
+    return f'the spawner {how}: the model was not spawned (the reason is logged above)'
+
+
+class SpawnLaunchError(RuntimeError):
+    """Raised in the launch when the spawner failed: ``ros2 launch`` exits 1 with the message."""

@@ -171,8 +171,12 @@ class SpawnerNode(Node):
             return self._backend
 
     def _guard(self, handler: Callable[[Any, Any], Outcome],
-               code: Callable[[ResultCode], int] = int) -> Callable[[Any, Any], Any]:
-        """Wrap a handler: whatever happens, fill the response's result and return it."""
+               code: Callable[[ResultCode], int] = int, *, log: bool = True
+               ) -> Callable[[Any, Any], Any]:
+        """Wrap a handler: whatever happens, fill the response's result and return it.
+
+        ``log``: log the outcome (a service call); the start-up spawn logs its own, once.
+        """
         def callback(request: Any, response: Any) -> Any:
             try:
                 outcome = handler(request, response)
@@ -185,6 +189,8 @@ class SpawnerNode(Node):
                 outcome = Outcome(ResultCode.OPERATION_FAILED,
                                   f'internal error: {type(err).__name__}: {err}')
             _fill_result(response.result, outcome, code(outcome.code))
+            if not log:
+                return response
             # One call site per severity: rclpy refuses a call site whose severity changes.
             if outcome.ok:
                 self.get_logger().info(f'{outcome.code.name}: {outcome.message}')
@@ -294,10 +300,15 @@ class SpawnerNode(Node):
 
     def _spawn_at_startup(self) -> None:
         self._startup.cancel()
-        response = self._guard(self._on_spawn)(self.startup_request(), SpawnModel.Response())
+        response = self._guard(self._on_spawn, log=False)(self.startup_request(),
+                                                          SpawnModel.Response())
         ok = response.result.result == ResultCode.OK
-        if not ok:
-            self.get_logger().error(response.result.error_message)
+        # Once, at the level it deserves: the launch ends on a failed start-up spawn.
+        if ok:
+            self.get_logger().info(response.result.error_message)
+        else:
+            code = ResultCode(response.result.result).name
+            self.get_logger().error(f'{code}: {response.result.error_message}')
         if self._param('exit_after_spawn'):
             self.exit_code = 0 if ok else 1
             rclpy.try_shutdown()

@@ -132,7 +132,8 @@ def _outcome(fn: Callable[[], Outcome], world: str = '') -> Outcome:
     try:
         return fn()
     except SpawnError as err:
-        return Outcome(err.code, err.message, world=world, diagnostics=err.diagnostics)
+        return Outcome(err.code, err.message, world=err.world or world,
+                       diagnostics=err.diagnostics)
     except BackendTimeoutError as err:
         return Outcome(ResultCode.TIMEOUT, f'no answer from Gazebo: {err}', world=world)
     except BackendError as err:
@@ -178,7 +179,7 @@ def _spawn(backend: SimulatorBackend, request: SpawnRequest, timeout: float) -> 
     if _top(before, name) is not None and not request.allow_renaming:
         raise SpawnError(ResultCode.NAME_NOT_UNIQUE,
                          f'an entity named [{name}] already exists in world [{world}]: '
-                         'choose another name or allow renaming')
+                         'choose another name or allow renaming', world=world)
     pose = None if request.pose is None else world_pose(request.pose, request.relative_to, before, world)
     known = {e.id for e in before}
     renamed = re.compile(re.escape(name) + r'(_\d+)?')
@@ -197,7 +198,8 @@ def _spawn(backend: SimulatorBackend, request: SpawnRequest, timeout: float) -> 
     if not isinstance(entity, EntityInfo):
         raise SpawnError(ResultCode.OPERATION_FAILED,
                          f'Gazebo accepted [{name}] but no such entity appeared in world [{world}] '
-                         f'within {timeout:g} s: Gazebo refused the model (see its log)')
+                         f'within {timeout:g} s: Gazebo refused the model (see its log)',
+                         world=world)
     notes = list(model.notes)
     if entity.name != name:
         notes.append(f'[{name}] was taken: Gazebo named the entity [{entity.name}]')
@@ -219,12 +221,12 @@ def _delete(backend: SimulatorBackend, world: str, name: str, timeout: float) ->
         code = ResultCode.OPERATION_FAILED if nested else ResultCode.NOT_FOUND
         why = 'is not top-level: Gazebo removes whole top-level models and lights only' if nested \
             else 'does not exist'
-        raise SpawnError(code, f'entity [{name}] of world [{world}] {why}')
+        raise SpawnError(code, f'entity [{name}] of world [{world}] {why}', world=world)
     backend.remove(world, name, entity.kind)
     if _wait_for(backend, world, lambda es: all(e.id != entity.id for e in es), timeout) is None:
         raise SpawnError(ResultCode.OPERATION_FAILED,
                          f'Gazebo accepted the removal of [{name}] but it is still in world '
-                         f'[{world}] after {timeout:g} s')
+                         f'[{world}] after {timeout:g} s', world=world)
     return Outcome(ResultCode.OK, f'deleted [{name}] from world [{world}]', name, world)
 
 
@@ -248,7 +250,7 @@ def _set_pose(backend: SimulatorBackend, world: str, name: str, pose: Transform,
         exists = any(e.name == name for e in before)
         raise SpawnError(ResultCode.OPERATION_FAILED if exists else ResultCode.NOT_FOUND,
                          f'[{name}] is not a top-level model of world [{world}]'
-                         + (': Gazebo moves top-level models only' if exists else ''))
+                         + (': Gazebo moves top-level models only' if exists else ''), world=world)
     target = world_pose(pose, relative_to, before, world)
     backend.set_pose(world, name, target)
 

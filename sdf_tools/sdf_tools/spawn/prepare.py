@@ -25,7 +25,7 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.load import LoadResult, load_file, load_string
+from sdf_tools.load import LoadResult, load_file, load_string, without_read_summary
 from sdf_tools.model import Model
 from sdf_tools.sdf.uris import model_file_in_dir, resolve_uri
 from sdf_tools.spawn.assets import missing_meshes, rewrite_uris
@@ -119,7 +119,7 @@ def detect_format(declared: str, data: bytes, source: str) -> str:
 
 def _check(result: LoadResult, source: str) -> None:
     """Stop on the reader's errors."""
-    errors = result.errors
+    errors = without_read_summary(result.errors)
     if errors:
         lookup = any(d.code is ErrorCode.URI_LOOKUP for d in errors)  # the rest may follow from it
         code = ResultCode.MISSING_ASSETS if lookup else ResultCode.RESOURCE_PARSE_ERROR

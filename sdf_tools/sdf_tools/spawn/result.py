@@ -80,8 +80,9 @@ class SpawnError(Exception):
     """Raised inside the spawn pipeline to stop with a result code; never escapes it."""
 
     def __init__(self, code: ResultCode, message: str,
-                 diagnostics: list[Diagnostic] | None = None) -> None:
+                 diagnostics: list[Diagnostic] | None = None, *, world: str = '') -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.diagnostics = list(diagnostics or [])
+        self.world = world  # the world the operation reached ('' when none was)

@@ -36,8 +36,11 @@ STATIC_LISTENER = QoSProfile(depth=100, durability=DurabilityPolicy.TRANSIENT_LO
 class NodeProcess:
     """A node under test in a subprocess; its log goes to a file we can read."""
 
-    def __init__(self, module: str, params: dict[str, Any], log: Path, name: str = '') -> None:
+    def __init__(self, module: str, params: dict[str, Any], log: Path, name: str = '',
+                 params_files: tuple[Path, ...] = ()) -> None:
         args = [sys.executable, '-m', module, '--ros-args']
+        for file in params_files:  # as launch_ros passes a node's parameter files, in order
+            args += ['--params-file', str(file)]
         for key, value in params.items():
             text = ('true' if value else 'false') if isinstance(value, bool) else str(value)
             args += ['-p', f'{key}:={text}']
@@ -170,13 +173,15 @@ __all__ = ['LATCHED', 'Listener', 'NodeProcess', 'ParameterMsg', 'close', 'compo
 
 
 @contextmanager
-def running_publisher(log: Path, params: dict[str, Any]) -> Iterator[NodeProcess]:
+def running_publisher(log: Path, params: dict[str, Any],
+                      params_files: tuple[Path, ...] = ()) -> Iterator[NodeProcess]:
     """Run description_publisher with ``params`` until the block ends, then stop it cleanly.
 
     It must come up (log says 'publishing'), still be alive at the end, and
     exit 0 on SIGTERM.
     """
-    proc = NodeProcess('sdf_tools.ros.description_publisher', params, log)
+    proc = NodeProcess('sdf_tools.ros.description_publisher', params, log,
+                       params_files=params_files)
     assert wait_log(proc, 'publishing'), proc.text()
     yield proc
     assert proc.alive(), proc.text()

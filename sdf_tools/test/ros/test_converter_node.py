@@ -81,6 +81,9 @@ def test_xacro_text_with_args_to_urdf_file(converter: NodeProcess, client: tuple
     ({'input_text': '<sdf version="1.9">\n<model name="m">\n<link name="a">\n'
                     '<pose relative_to="nowhere"/></link></model></sdf>', 'output_format': 'urdf'},
      'POSE_RELATIVE_TO_INVALID', 'input_text', 3),
+    ({'input_text': '<robot name="r">\n<link name="a"/>\n<joint name="j" type="revolute">'
+                    '<parent link="a"/><child link="b"/></joint></robot>', 'output_format': 'sdf'},
+     'URDF_INVALID', 'input_text', 3),
     ({'input_path': str(ARM), 'output_format': 'mjcf'}, 'output_format [mjcf]', '', 0),
     ({'input_path': str(ARM), 'output_format': 'sdf', 'options_yaml': '{no_such_option: 1}'},
      "unknown option 'no_such_option'", '', 0),
@@ -96,6 +99,8 @@ def test_bad_requests_fail_with_a_message_and_the_node_keeps_serving(
     resp = call(client, **fields)
     assert not resp.success
     assert fragment in resp.error_message, resp.error_message
+    # Defect 4: the error that says why, never followed by a misleading FILE_READ summary.
+    assert 'Unable to read file' not in resp.error_message + converter.text(), resp.error_message
     assert resp.error_file == file and resp.error_line == line, resp
     assert converter.alive()
     again = call(client, input_path=str(ARM), output_format='sdf')

@@ -57,9 +57,12 @@ def test_sdf_format_passes_the_resolved_sdf() -> None:
 
 
 def test_a_world_of_several_models_has_tf_but_no_urdf() -> None:
+    """Defect 5: this used to be an error naming the command line's --model."""
     d = load_description(params(description_file=str(DATA / 'ros' / 'two_robots_world.sdf')))
-    assert d.ok and d.text is None
-    assert any('name one with the model option' in e for e in d.errors)
+    assert d.ok and d.text is None and d.errors == []
+    note = next(n for n in d.tf_notes if 'no robot_description' in n)
+    assert 'set the parameter model to one of them' in note and '--model' not in note
+    assert '[cart]' in note and 'TF is published for every model' in note
     picked = load_description(params(description_file=str(DATA / 'ros' / 'two_robots_world.sdf'),
                                      model='cart'))
     assert picked.text is not None and '<robot name="cart"' in picked.text
@@ -87,3 +90,15 @@ def test_bad_input_gives_errors_with_file_and_line(tmp_path: Path) -> None:
     assert not empty.ok and 'set parameter description_file or robot_description' in empty.errors[0]
     model = load_description(params(description_file=str(ARM), model='other'))
     assert not model.ok and 'holds model [arm] only' in model.errors[0]
+
+
+def test_a_bad_xml_or_urdf_says_why_once(tmp_path: Path) -> None:
+    """Defect 4: no [FILE_READ] Unable to read file after the error that says why."""
+    xml = load_description(params(robot_description='<robot name="r"><link name="a"></robot>'))
+    assert len(xml.errors) == 1 and '[XML_INVALID]' in xml.errors[0], xml.errors
+    urdf = tmp_path / 'bad.urdf'
+    urdf.write_text('<robot name="r">\n<link name="a"/>\n<joint name="j" type="revolute">'
+                    '<parent link="a"/><child link="b"/></joint></robot>\n')
+    d = load_description(params(description_file=str(urdf)))
+    assert d.errors and not any('FILE_READ' in e for e in d.errors), d.errors
+    assert all(e.startswith(f'{urdf}:3: error: [URDF_INVALID]') for e in d.errors), d.errors

@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from sdf_tools.ros.launch_logic import (
     DESCRIPTION_ARGS,
@@ -11,28 +12,129 @@ from sdf_tools.ros.launch_logic import (
     convert_nodes,
     description_nodes,
     detect_format,
+    find_executable,
 )
+from sdf_tools.ros.params import PUBLISHER_PARAMS
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
 ARM = DATA / 'urdf' / 'arm.urdf'
+NESTED = DATA / 'ros' / 'nested_robot.sdf'
 
 
-def test_description_node_parameters() -> None:
+def fake_prefix(root: Path, package: str, executable: str) -> Path:
+    """An install prefix holding ``package`` in its ament index, with lib/<package>/<executable>."""
+    index = root / 'share' / 'ament_index' / 'resource_index' / 'packages'
+    index.mkdir(parents=True, exist_ok=True)
+    (index / package).write_text('')
+    exe = root / 'lib' / package / executable
+    exe.parent.mkdir(parents=True, exist_ok=True)
+    exe.write_text('#!/bin/sh\n')
+    exe.chmod(0o755)
+    return root
+
+
+@pytest.fixture
+def rviz_prefix(tmp_path: Path) -> list[str]:
+    return [str(fake_prefix(tmp_path / 'ros', 'rviz2', 'rviz2'))]
+
+
+def params_yaml(tmp_path: Path, params: dict[str, object], key: str = 'description_publisher') -> str:
+    path = tmp_path / 'params.yaml'
+    path.write_text(yaml.safe_dump({key: {'ros__parameters': params}}))
+    return str(path)
+
+
+def test_description_node_parameters_are_the_arguments_given() -> None:
     nodes = description_nodes({'description_file': str(ARM), 'xacro_args': 'a:=1',
                                'frame_prefix': 'r1/', 'use_sim_time': 'true'}, '/share/sdf_tools')
     assert [n.executable for n in nodes] == ['description_publisher']
-    params = nodes[0].parameters[-1]
-    assert params['description_file'] == str(ARM) and params['use_sim_time'] is True
-    assert params['xacro_args'] == 'a:=1' and params['frame_prefix'] == 'r1/'
-    assert params['robot_description_format'] == 'urdf'
+    assert nodes[0].parameters == [{'description_file': str(ARM), 'xacro_args': 'a:=1',
+                                    'frame_prefix': 'r1/', 'use_sim_time': True}]
 
 
-def test_rviz_with_the_bundled_config_and_a_params_file() -> None:
-    nodes = description_nodes({'description_file': str(ARM), 'rviz': 'true',
-                               'params_file': '/tmp/p.yaml'}, '/share/sdf_tools')
-    assert nodes[0].parameters[0] == '/tmp/p.yaml'  # launch arguments come after: they win
+def test_arguments_not_given_leave_the_params_file_alone(tmp_path: Path) -> None:
+    """Defect 1: the launch defaults used to override robot_description_format, model, ..."""
+    file = params_yaml(tmp_path, {'robot_description_format': 'sdf', 'model': 'rover',
+                                  'frame_prefix': 'r1/', 'xacro_args': 'a:=1', 'use_sim_time': True})
+    nodes = description_nodes({'description_file': str(ARM), 'params_file': file}, '/share')
+    assert nodes[0].parameters == [file, {'description_file': str(ARM)}]
+
+
+def test_the_params_file_may_name_the_model(tmp_path: Path) -> None:
+    """Defect 1: description_file from the params file alone used to be 'required'."""
+    file = params_yaml(tmp_path, {'description_file': str(NESTED), 'frame_prefix': 'r1/'})
+    nodes = description_nodes({'params_file': file}, '/share')
+    assert nodes[0].parameters == [file]
+    text = params_yaml(tmp_path, {'robot_description': ARM.read_text()})
+    assert description_nodes({'params_file': text}, '/share')[0].parameters == [text]
+
+
+def test_arguments_given_override_the_params_file(tmp_path: Path, rviz_prefix: list[str]) -> None:
+    file = params_yaml(tmp_path, {'description_file': str(NESTED), 'frame_prefix': 'r1/',
+                                  'robot_description_format': 'sdf'})
+    nodes = description_nodes({'params_file': file, 'robot_description_format': 'urdf',
+                               'use_sim_time': 'false', 'rviz': 'true'}, '/share', rviz_prefix)
+    assert nodes[0].parameters == [file, {'robot_description_format': 'urdf',
+                                          'use_sim_time': False}]
+    # RViz sees the frames as published: the prefix comes from the file.
+    assert nodes[1].arguments == ['-d', '/share/config/description.rviz', '-f', 'r1/world']
+
+
+def test_the_params_file_entry_must_match_the_node_as_rcl_matches_it(tmp_path: Path) -> None:
+    wildcard = params_yaml(tmp_path, {'description_file': str(ARM)}, key='/**')
+    assert description_nodes({'params_file': wildcard, 'namespace': 'r1'}, '/share')
+    plain = params_yaml(tmp_path, {'description_file': str(ARM)})
+    with pytest.raises(LaunchArgumentError, match=r'node \[/r1/description_publisher\].*'
+                       r'entries: description_publisher'):
+        description_nodes({'params_file': plain, 'namespace': 'r1'}, '/share')
+
+
+def test_a_bad_model_in_the_params_file_stops_the_launch(tmp_path: Path) -> None:
+    file = params_yaml(tmp_path, {'description_file': '/nonexistent/robot.urdf'})
+    with pytest.raises(LaunchArgumentError, match='no such file'):
+        description_nodes({'params_file': file}, '/share')
+    bad = tmp_path / 'bad.yaml'
+    bad.write_text('description_publisher:\n  ros__parameters: [\n')
+    with pytest.raises(LaunchArgumentError, match=r'bad.yaml:\d+: not valid YAML'):
+        description_nodes({'params_file': str(bad)}, '/share')
+    with pytest.raises(LaunchArgumentError, match='cannot be read'):
+        description_nodes({'params_file': str(tmp_path / 'missing.yaml')}, '/share')
+
+
+def test_rviz_with_the_bundled_config(rviz_prefix: list[str]) -> None:
+    nodes = description_nodes({'description_file': str(ARM), 'rviz': 'true'}, '/share/sdf_tools',
+                              rviz_prefix)
     assert nodes[1].executable == 'rviz2'
     assert nodes[1].arguments == ['-d', '/share/sdf_tools/config/description.rviz', '-f', 'world']
+
+
+def test_rviz_without_rviz2_starts_nothing(tmp_path: Path) -> None:
+    """Defect 2: the publisher used to be started, then orphaned when rviz2 was missing."""
+    others = [str(fake_prefix(tmp_path / 'ros', 'sdf_tools', 'description_publisher'))]
+    with pytest.raises(LaunchArgumentError, match='rviz2 is not installed.*nothing was started'):
+        description_nodes({'description_file': str(ARM), 'rviz': 'true'}, '/share', others)
+
+
+def test_find_executable_follows_the_ament_index(tmp_path: Path) -> None:
+    first = fake_prefix(tmp_path / 'a', 'rviz2', 'other')  # listed first: launch_ros stops here
+    second = fake_prefix(tmp_path / 'b', 'rviz2', 'rviz2')
+    assert find_executable('rviz2', 'rviz2', [str(second)]) == str(second / 'lib/rviz2/rviz2')
+    assert find_executable('rviz2', 'rviz2', [str(first), str(second)]) is None
+    assert find_executable('rviz2', 'rviz2', []) is None
+
+
+def test_model_help_is_one_truth() -> None:
+    """The launch argument says what the node parameter says (and config/docs say it too)."""
+    node = next(s.description for s in PUBLISHER_PARAMS if s.name == 'model')
+    launch = next(a.description for a in DESCRIPTION_ARGS if a.name == 'model')
+    assert launch.startswith(node)
+    root = Path(__file__).resolve().parents[3]
+    flat = ' '.join((root / 'docs' / 'ros.md').read_text().split())
+    assert ' '.join(node.split()) in flat
+    config = Path(__file__).resolve().parents[2] / 'config' / 'description_publisher.yaml'
+    comments = ' '.join(line.strip().lstrip('#').strip() for line in config.read_text().splitlines()
+                        if line.strip().startswith('#'))
+    assert node in comments
 
 
 @pytest.mark.parametrize('values,fragment', [
@@ -41,6 +143,8 @@ def test_rviz_with_the_bundled_config_and_a_params_file() -> None:
     ({'description_file': str(ARM), 'format': 'sdf'}, 'is urdf, not sdf'),
     ({'description_file': str(ARM), 'format': 'mjcf'}, 'format must be one of'),
     ({'description_file': str(ARM), 'rviz': 'maybe'}, 'rviz must be true or false'),
+    ({'description_file': str(ARM), 'use_sim_time': 'maybe'}, 'use_sim_time must be true or'),
+    ({'description_file': str(ARM), 'robot_description_format': 'mjcf'}, 'one of urdf, sdf'),
 ])
 def test_bad_arguments_stop_the_launch_with_a_reason(values: dict[str, str], fragment: str) -> None:
     with pytest.raises(LaunchArgumentError, match=fragment):

@@ -137,6 +137,22 @@ def test_spawn_from_another_nodes_parameter(client: Client) -> None:
     assert any('converted from URDF' in n for n in reply.notes)
 
 
+def test_spawn_from_the_description_publishers_parameter(client: Client, tmp_path: Path) -> None:
+    """Issue 13, defect 3: ros_gz_sim's usual pattern, the model from robot_description."""
+    from ros.ros_support import NodeProcess, wait_log
+    publisher = NodeProcess('sdf_tools.ros.description_publisher',
+                            {'description_file': str(DATA / 'rover.urdf.xacro'),
+                             'xacro_args': 'robot_name:=described'}, tmp_path / 'publisher.log')
+    try:
+        assert wait_log(publisher, 'publishing'), publisher.text()
+        reply = client.call('spawn', parameter='/description_publisher/robot_description',
+                            name='from_param')
+        assert reply.result.result == reply.result.RESULT_OK, reply.result.error_message
+        assert 'from_param::described_wheel' in names(client)
+    finally:
+        publisher.stop()
+
+
 def test_spawn_from_a_topic(client: Client) -> None:
     reply = client.call('spawn', topic='spawn_test_description', allow_renaming=True)
     assert reply.result.result == reply.result.RESULT_OK, reply.result.error_message
@@ -224,4 +240,7 @@ def test_spawn_at_start_up_then_exit(world: StandIn, ros: None, tmp_path: Path, 
     assert node.proc.returncode == status, node.text()
     if status == 0:
         assert 'spawned [booted]' in node.text()
+    else:  # issue 13, defect 6: the error once, as an error (it used to come as WARN, then ERROR)
+        said = [line for line in node.text().splitlines() if 'RESOURCE_PARSE_ERROR' in line]
+        assert len(said) == 1 and '[ERROR]' in said[0], node.text()
 

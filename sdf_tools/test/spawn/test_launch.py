@@ -6,16 +6,37 @@ from pathlib import Path
 
 import pytest
 
-from sdf_tools.ros.spawn_launch_logic import LAUNCH_ARGUMENTS, spawner_parameters
+from sdf_tools.ros.spawn_launch_logic import (
+    LAUNCH_ARGUMENTS,
+    spawner_exit_failure,
+    spawner_parameters,
+)
 
 LAUNCH_FILE = Path(__file__).resolve().parents[2] / 'launch' / 'spawn.launch.py'
 
 
-def test_defaults_give_a_node_that_spawns_nothing_and_exits() -> None:
-    params = spawner_parameters({})
+def test_defaults_give_a_node_that_spawns_once_and_exits() -> None:
+    params = spawner_parameters({'topic': 'robot_description'})
     assert params['file'] == '' and params['exit_after_spawn'] is True
     assert (params['x'], params['timeout'], params['backend'], params['xacro_args']) == (0.0, 5.0, 'auto', '')
     assert 'node_name' not in params
+
+
+def test_a_launch_with_nothing_to_spawn_is_refused() -> None:
+    """Defect 6: it used to start a spawner that waited forever."""
+    with pytest.raises(ValueError, match='nothing to spawn: give file:=, string:=, topic:= or param:='):
+        spawner_parameters({})
+    serving = spawner_parameters({'exit_after_spawn': 'false'})  # only the services: fine
+    assert serving['exit_after_spawn'] is False
+
+
+def test_a_failed_spawn_fails_the_launch_and_a_good_one_does_not() -> None:
+    """Defect 6: the spawner exited 1 and ros2 launch still exited 0."""
+    assert spawner_exit_failure(0, shutting_down=False) is None
+    reason = spawner_exit_failure(1, shutting_down=False)
+    assert reason is not None and 'exited with code 1' in reason and 'not spawned' in reason
+    assert 'signal 9' in str(spawner_exit_failure(-9, shutting_down=False))
+    assert spawner_exit_failure(-2, shutting_down=True) is None  # Ctrl-C: no failure
 
 
 def test_values_are_typed_like_the_node_declares_them() -> None:
@@ -34,7 +55,7 @@ def test_values_are_typed_like_the_node_declares_them() -> None:
     ({'xacro_args': 'arm=left'}, 'name:=value'), ({'timeout': '0'}, '> 0')])
 def test_bad_values_are_refused_with_the_argument_named(values: dict[str, str], fragment: str) -> None:
     with pytest.raises(ValueError, match=fragment):
-        spawner_parameters(values)
+        spawner_parameters({'file': 'robot.urdf', **values})
 
 
 def test_every_argument_has_a_description() -> None:
@@ -57,6 +78,9 @@ def test_the_launch_file_starts_one_spawner_with_these_parameters() -> None:
         if isinstance(action, launch.actions.DeclareLaunchArgument):
             context.launch_configurations[action.name] = action.default_value[0].text
     context.launch_configurations['file'] = 'robot.urdf'
-    nodes = [n for a in ld.entities if isinstance(a, launch.actions.OpaqueFunction)
-             for n in a.execute(context) or []]
+    import launch_ros.actions
+    actions = [n for a in ld.entities if isinstance(a, launch.actions.OpaqueFunction)
+               for n in a.execute(context) or []]
+    nodes = [n for n in actions if isinstance(n, launch_ros.actions.Node)]
     assert [n.node_executable for n in nodes] == ['spawner']
+    assert any(isinstance(a, launch.actions.RegisterEventHandler) for a in actions)

@@ -33,6 +33,7 @@ def test_spawn_refuses_a_taken_name_without_renaming() -> None:
     out = spawn(gz, box())
     assert out.code is ResultCode.NAME_NOT_UNIQUE
     assert '[box] already exists in world [default]' in out.message
+    assert out.world == 'default'  # the world it reached, not '' (issue 13)
     assert len(gz.created) == 1  # not even sent
 
 
