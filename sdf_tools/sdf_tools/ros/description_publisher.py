@@ -80,6 +80,7 @@ class DescriptionPublisher(Node):
         self._throttle = PublishThrottle()
         self._moving_msgs: dict[tuple[str, str], TransformStamped] = {}
         self._topic_text: str | None = None
+        self._mirroring = False  # setting robot_description to what is published (no reload)
         self._topic_sub: Subscription[String] | None = None
         self._actor_timer: Timer | None = None
         self._actor_t0 = self.get_clock().now()
@@ -107,6 +108,8 @@ class DescriptionPublisher(Node):
     def _params_changed(self, parameters: list[Parameter[Any]]) -> None:
         names = {p.name for p in parameters}
         self.params = self._read_params()
+        if self._mirroring:
+            return
         if names & {'description_file', 'robot_description'}:
             self._topic_text = None  # the newest source wins
         if names & RELOAD_PARAMS:
@@ -140,6 +143,8 @@ class DescriptionPublisher(Node):
         self._moving_msgs = {}
         if loaded.text is not None:
             self._description_pub.publish(String(data=loaded.text))
+            if text is not None or self.params.description_file:
+                self._mirror_description(loaded.text)
         self._publish_static(loaded.tree)
         self._actor_t0 = self.get_clock().now()
         self._restart_actor_timer()
@@ -148,6 +153,19 @@ class DescriptionPublisher(Node):
             f'{len(loaded.tree.moving)} moving transforms, {len(loaded.tree.actors)} actor(s)'
             + ('' if loaded.text is not None else '; no robot_description'))
         return True
+
+    def _mirror_description(self, text: str) -> None:
+        """Hold what robot_description publishes in the parameter too, as robot_state_publisher does.
+
+        Spawners read it from there (ros_gz_sim's ``-param robot_description``).
+        Not done when the parameter itself is the source: it keeps the user's
+        text (a xacro stays a xacro that xacro_args can change).
+        """
+        self._mirroring = True
+        try:
+            self.set_parameters([Parameter('robot_description', value=text)])
+        finally:
+            self._mirroring = False
 
     def _report(self, loaded: LoadedDescription) -> None:
         for text in loaded.errors:
