@@ -17,6 +17,7 @@ from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
 from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.model import Document
+from sdf_tools.sdf.context import version_tuple
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.stream import WorldModelStreamer
 from sdf_tools.xmlsafe import line_of, parse_bytes, parse_file
@@ -112,17 +113,19 @@ def _with_graphs(result: LoadResult) -> LoadResult:
     doc = result.document
     if doc is None:
         return result
+    # 1.10+ files are judged by the libsdformat that reads them (13+).
+    newer = doc.format == 'sdf' and version_tuple(doc.version or '') >= (1, 10)
     if doc.model is not None:
         g = build_model_graphs(doc.model)
         result.model_graphs = g
         result.diagnostics.extend(g.errors)
-        result.diagnostics.extend(check_joints(doc.model, g, ''))
+        result.diagnostics.extend(check_joints(doc.model, g, '', model_frame_child_ok=newer))
     for world in doc.worlds:
         g = build_world_graphs(world)
         result.world_graphs.append(g)
         result.diagnostics.extend(g.errors)
         for m in world.models:
-            result.diagnostics.extend(check_joints(m, g, ''))
+            result.diagnostics.extend(check_joints(m, g, '', model_frame_child_ok=newer))
         if world.joints:
             result.diagnostics.extend(check_world_joints(world, g))
     return result

@@ -21,13 +21,16 @@ def _is_model_frame(name: str) -> bool:
     return name == '__model__' or name.endswith('::__model__')
 
 
-def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagnostic]:
+def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
+                 model_frame_child_ok: bool = False) -> list[Diagnostic]:
     """Check the parent, child and axis frames of the joints directly in ``model``.
 
     Only a top-level model's joints (the root model's, or each world model's), as every
     libsdformat version does (``checkJointParentChildNames``, and from 13.3 on
     ``checkJointAxisExpressedInValues``): nested models' joints are not checked there;
     their child is checked while the attached-to graph is built, as everywhere.
+    ``model_frame_child_ok``: a child ``__model__`` stands for the canonical link, as in
+    libsdformat 12.9 and later (for 1.10+ files); 12.3 refuses it.
     """
     out: list[Diagnostic] = []
     scope = join(parent_scope, model.name)
@@ -46,7 +49,8 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str) -> list[Diagno
         cv = ids.get(pre + child)
         # libsdformat looks the child up among links, joints, frames and nested models:
         # the implicit __model__ frame is none of them.
-        if child and child != 'world' and (cv is None or _is_model_frame(child)):
+        if child and child != 'world' and (
+                cv is None or (_is_model_frame(child) and not model_frame_child_ok)):
             out.append(_d(ErrorCode.JOINT_CHILD_LINK_INVALID,
                           f'child frame with name[{child}] specified by joint with name[{j.name}] '
                           f'not found in model with name[{model.name}].', j))
