@@ -182,8 +182,10 @@ def running_publisher(log: Path, params: dict[str, Any],
     """
     proc = NodeProcess('sdf_tools.ros.description_publisher', params, log,
                        params_files=params_files)
-    assert wait_log(proc, 'publishing'), proc.text()
-    yield proc
-    assert proc.alive(), proc.text()
-    code = proc.stop()
+    try:
+        assert wait_log(proc, 'publishing'), proc.text()
+        yield proc
+        assert proc.alive(), proc.text()
+    finally:  # stopped whatever failed: no node outlives its test
+        code = proc.stop()
     assert code == 0, f'exit code {code}\n{proc.text()}'
