@@ -116,10 +116,12 @@ def parse_bytes(data: bytes, source: str | None,
         # Malformed: the whole-tree parse below gives libxml2's own message
         # and line (iterparse reports some errors as "no element found").
     note: Diagnostic | None = None
+    parser = _parser()
     try:
-        tree = etree.ElementTree(etree.fromstring(data, _parser()))
+        tree = etree.ElementTree(etree.fromstring(data, parser))
     except etree.XMLSyntaxError as err:
-        tolerated = _tolerated(data, err, source)
+        # The parser's own log: the exception's may hold entries of earlier parses.
+        tolerated = _tolerated(data, parser.error_log, source)
         if tolerated is None:
             line = err.position[0] if err.position else None
             return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
@@ -132,7 +134,7 @@ def parse_bytes(data: bytes, source: str | None,
     return tree.getroot(), note
 
 
-def _tolerated(data: bytes, err: etree.XMLSyntaxError, source: str | None
+def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
                ) -> tuple[etree._ElementTree, Diagnostic] | None:
     """Read what libsdformat's XML parser (tinyxml2) reads but libxml2 refuses.
 
@@ -144,7 +146,7 @@ def _tolerated(data: bytes, err: etree.XMLSyntaxError, source: str | None
     Returns the tree and a warning, or None when anything else is wrong. Line numbers
     are unchanged (the tail is cut off, nothing is inserted).
     """
-    entries: list[etree._LogEntry] = list(err.error_log)  # type: ignore[call-overload]
+    entries: list[etree._LogEntry] = list(log)
     ns = [e for e in entries if e.domain == etree.ErrorDomains.NAMESPACE]
     end = [e for e in entries if e.type == etree.ErrorTypes.ERR_DOCUMENT_END]
     if not entries or len(ns) + len(end) != len(entries):
@@ -174,10 +176,11 @@ def _end_of_root(data: bytes, line: int, column: int) -> int | None:
     for _ in range(line - 1):
         starts.append(data.index(b'\n', starts[-1]) + 1)
     cut = data.rfind(b'>', 0, starts[-1] + max(column - 1, 0)) + 1
+    parser = _parser(recover=False)
     try:
-        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', _parser(recover=False))
-    except etree.XMLSyntaxError as err:
-        log: list[etree._LogEntry] = list(err.error_log)  # type: ignore[call-overload]
+        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', parser)
+    except etree.XMLSyntaxError:
+        log: list[etree._LogEntry] = list(parser.error_log)
         if any(e.domain != etree.ErrorDomains.NAMESPACE for e in log):
             return None
         rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', _parser(recover=True))

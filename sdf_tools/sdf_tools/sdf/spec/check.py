@@ -131,7 +131,7 @@ class SpecChecker:
     def element(self, el: _Element, spec: ElementSpec) -> bool:
         """Check ``el`` and its subtree; False when it fails (the caller reports it)."""
         ok = True
-        if el.keys():
+        if spec.required_attributes or el.keys():
             ok = self._attributes(el, spec)
         if spec.type is not None:
             text = el.text
@@ -157,7 +157,7 @@ class SpecChecker:
                 continue
             if seen is not None:
                 seen.add(tag)
-            if cs.leaf and not c.keys() and not len(c):
+            if cs.leaf and not c.keys() and not len(c) and not cs.required_attributes:
                 # The common case, inline: a value element without attributes.
                 text = c.text
                 hit = cs.verdicts.get(text) if text is not None else None
@@ -196,7 +196,7 @@ class SpecChecker:
         hit = self.cache.get(key)
         if hit is None:
             count = 7 if fmt == 'quat_xyzw' else 6
-            plain = not degrees or fmt == 'euler_rpy'
+            plain = fmt == 'euler_rpy' or (fmt == 'quat_xyzw' and not degrees)
             hit = (plain and _plain_floats(t, count)) or pose_ok(t, fmt, degrees)
             if len(self.cache) < _MAX_VERDICTS:
                 self.cache[key] = hit
