@@ -58,7 +58,9 @@ def test_robot_description_parameter_holds_what_is_published(listener: Listener,
 def test_a_description_given_as_the_parameter_stays_as_given(listener: Listener,
                                                              tmp_path: Path) -> None:
     text = ('<robot name="x" xmlns:xacro="http://www.ros.org/wiki/xacro">'
-            '<xacro:arg name="base" default="base"/><link name="$(arg base)"/></robot>')
+            '<xacro:arg name="base" default="base"/><link name="$(arg base)"><inertial>'
+            '<mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/>'
+            '</inertial></link></robot>')
     # A whole description cannot go through -p (rcl cannot parse it): a parameter file can.
     params = tmp_path / 'params.yaml'
     params.write_text(yaml.safe_dump({'/**': {'ros__parameters': {'robot_description': text}}}))
