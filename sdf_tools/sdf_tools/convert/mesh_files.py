@@ -1,0 +1,108 @@
+"""Mesh files for exporters: find the file a mesh URI names, and convert formats a target cannot read.
+
+Shared by the MJCF and USD exporters. ``package://``, ``model://``,
+``file://`` and relative URIs are resolved as Gazebo resolves them
+(:func:`sdf_tools.sdf.uris.resolve_uri`), relative to the file that wrote
+the ``<mesh>``. A format the target cannot open (MuJoCo reads STL, OBJ and
+MSH; Collada ``.dae``, ``.ply``, glTF... it cannot) is converted with
+trimesh into a binary STL in a cache directory keyed by the source's path,
+size, modification time and scale-free content, so a second export reuses it.
+trimesh is imported only when a conversion is needed.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from sdf_tools.model import Geometry
+from sdf_tools.sdf.uris import resolve_uri
+
+#: Environment variable naming the cache directory of converted meshes.
+CACHE_ENV = 'SDF_TOOLS_MESH_CACHE'
+#: The fewest vertices a converted mesh may have (MuJoCo's minimum for a mesh).
+MIN_VERTICES = 4
+#: Changes whenever what is written to the cache changes.
+CACHE_VERSION = 2
+
+
+@dataclass(frozen=True)
+class MeshFile:
+    """A mesh file found for a ``<mesh>`` (``path``), or why none is usable (``problem``)."""
+
+    uri: str
+    path: Path | None
+    problem: str = ''
+    converted_from: Path | None = None
+
+
+def cache_dir() -> Path:
+    """Return the directory converted meshes go to (created on demand)."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    base = os.environ.get('XDG_CACHE_HOME') or str(Path.home() / '.cache')
+    return Path(base) / 'sdf_tools' / 'meshes'
+
+
+def find_mesh(geom: Geometry, base: Path | None) -> MeshFile:
+    """Return the file a mesh geometry names, resolved next to the file that wrote it."""
+    uri = str(geom.params.get('uri') or '').strip()
+    if not uri:
+        return MeshFile(uri, None, 'the mesh has no <uri>')
+    here = Path(geom.loc.file).parent if geom.loc is not None and geom.loc.file else base
+    path = resolve_uri(uri, here)
+    if path is None or not path.is_file():
+        return MeshFile(uri, None, f'mesh file [{uri}] not found (searched next to the file, '
+                        'on the resource paths and in the ROS package paths)')
+    return MeshFile(uri, path.resolve())
+
+
+def _key(path: Path) -> str:
+    st = path.stat()
+    text = f'{CACHE_VERSION}\0{path}\0{st.st_size}\0{st.st_mtime_ns}'
+    return hashlib.sha256(text.encode('utf-8')).hexdigest()[:20]
+
+
+def convert_to_stl(found: MeshFile) -> MeshFile:
+    """Return ``found`` converted to binary STL with trimesh (cached), or why it cannot be."""
+    assert found.path is not None
+    target = cache_dir() / f'{found.path.stem}-{_key(found.path)}.stl'
+    if target.is_file():
+        return MeshFile(found.uri, target, converted_from=found.path)
+    try:
+        import trimesh
+        mesh = trimesh.load(str(found.path), force='mesh')
+    except Exception as err:  # trimesh and its loaders raise many kinds for unreadable files
+        return MeshFile(found.uri, None, f'mesh file [{found.path}] could not be read by trimesh '
+                        f'({type(err).__name__}: {err})')
+    if not isinstance(mesh, trimesh.Trimesh) or len(mesh.vertices) < MIN_VERTICES:
+        return MeshFile(found.uri, None, f'mesh file [{found.path}] has fewer than '
+                        f'{MIN_VERTICES} vertices (MuJoCo needs a solid)')
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(f'.{os.getpid()}.tmp')
+        tmp.write_bytes(mesh.export(file_type='stl'))
+        os.replace(tmp, target)
+    except OSError as err:
+        return MeshFile(found.uri, None, f'cannot write the converted mesh [{target}]: {err}')
+    return MeshFile(found.uri, target, converted_from=found.path)
+
+
+def is_ascii_stl(path: Path) -> bool:
+    """Return whether an ``.stl`` file is ASCII (MuJoCo and some engines read binary STL only).
+
+    A binary STL is 84 bytes of header and count plus 50 bytes per triangle;
+    an ASCII one starts with ``solid`` and does not have that size.
+    """
+    try:
+        with path.open('rb') as f:
+            head = f.read(84)
+        size = path.stat().st_size
+    except OSError:
+        return False
+    if len(head) < 84:
+        return head.lstrip().startswith(b'solid')
+    count = int.from_bytes(head[80:84], 'little')
+    return head.lstrip().startswith(b'solid') and size != 84 + 50 * count

@@ -1,0 +1,154 @@
+"""MJCF -> SDFormat or URDF: ``sdf_tools convert robot.xml -o robot.sdf --from mjcf``.
+
+MuJoCo reads the file (:mod:`~sdf_tools.convert.mjcf.reader`), the
+description model built from it is written as SDFormat, read back by our
+reader (so the frame graphs check it like any input) and converted to the
+requested format with the usual options. What MJCF has and the target does
+not is reported first, then what the conversion did.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from sdf_tools.convert.mjcf.reader import (
+    MjcfSource,
+    body_name,
+    geoms,
+    joints_of_body,
+    link_of_body,
+    sites,
+    source_lines,
+    velocity_limits,
+)
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.load import load_string
+from sdf_tools.model import Document, Joint, Link, Model, RawPose
+from sdf_tools.transform import Transform
+
+__all__ = ['convert_mjcf_file', 'read_mjcf']
+_EQUALITY = {0: 'connect', 1: 'weld', 2: 'joint', 3: 'tendon', 4: 'flex'}
+# (count attribute, element tag, what) of what the description model has no place for.
+_LOST = [('nu', 'actuator', 'actuator'), ('ntendon', 'tendon', 'tendon'),
+         ('nsensor', 'sensor', 'sensor'), ('ncam', 'camera', 'camera'),
+         ('nlight', 'light', 'light'), ('nkey', 'key', 'keyframe'),
+         ('npair', 'pair', 'contact pair'), ('nexclude', 'exclude', 'contact exclude'),
+         ('nplugin', 'plugin', 'plugin')]
+
+
+def _spec(mujoco: Any, path: Path) -> Any:
+    """Parse with MuJoCo, which reads only ``.xml`` names: another ending is read via a copy."""
+    if path.suffix.lower() == '.xml':
+        return mujoco.MjSpec.from_file(str(path))
+    fd, tmp = tempfile.mkstemp(prefix=f'.{path.stem}.', suffix='.xml', dir=str(path.parent))
+    try:
+        with os.fdopen(fd, 'wb') as f:
+            f.write(path.read_bytes())
+        return mujoco.MjSpec.from_file(tmp)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _compile(path: Path) -> MjcfSource | Diagnostic:
+    try:
+        import mujoco
+    except ImportError:
+        return Diagnostic(ErrorCode.FILE_READ, 'reading MJCF needs MuJoCo: pip install '
+                          "'sdf_tools[mjcf]' (mujoco)", str(path))
+    try:
+        spec = _spec(mujoco, path)
+        model = spec.compile()
+    except Exception as err:  # MuJoCo raises ValueError and others with its own message
+        text = str(err).strip().replace('\n', ' ')
+        return Diagnostic(ErrorCode.FILE_READ, f'MuJoCo cannot read [{path}]: {text}', str(path))
+    data = mujoco.MjData(model)
+    mujoco.mj_kinematics(model, data)
+    return MjcfSource(path, spec, model, data, source_lines(path))
+
+
+def _couplings(src: MjcfSource, joints: dict[str, Joint]) -> None:
+    m = src.model
+    for e in range(m.neq):
+        name = str(m.eq(e).name) or f'equality{e}'
+        kind = _EQUALITY.get(int(m.eq_type[e]), 'other')
+        coef = [float(v) for v in m.eq_data[e][:5]]
+        j1 = str(m.joint(int(m.eq_obj1id[e])).name) if kind == 'joint' else ''
+        j2 = str(m.joint(int(m.eq_obj2id[e])).name) if kind == 'joint' and m.eq_obj2id[e] >= 0 \
+            else ''
+        if kind == 'joint' and j1 in joints and j2 and joints[j1].axis is not None \
+                and not any(coef[2:]):
+            axis = joints[j1].axis
+            assert axis is not None
+            axis.mimic_joint, axis.mimic_offset, axis.mimic_multiplier = j2, coef[0], coef[1]
+            continue
+        src.report.add(ReportKind.DROPPED, f'equality[{name}]', f'{kind} equality constraint: '
+                       'only joint couplings a0 + a1 x (mimic) carry over',
+                       *src.where(kind, name))
+
+
+def _losses(src: MjcfSource) -> None:
+    m = src.model
+    for count, tag, what in _LOST:
+        for k in range(int(getattr(m, count, 0))):
+            obj = {'nu': m.actuator, 'ntendon': m.tendon, 'nsensor': m.sensor, 'ncam': m.camera,
+                   'nlight': m.light, 'nkey': m.key}.get(count)
+            name = str(obj(k).name) if obj is not None else ''
+            src.report.add(ReportKind.DROPPED, f'{tag}[{name or k}]', f'{what}: the '
+                           'description model has no counterpart', *src.where(tag, name))
+
+
+def _world_link(src: MjcfSource, model: Model) -> None:
+    link = Link('world_body', RawPose(Transform()))
+    geoms(src, 0, link)
+    if link.visuals or link.collisions:
+        model.links.insert(0, link)
+        model.joints.insert(0, Joint('world_body__fixed', 'fixed', 'world', 'world_body',
+                                     RawPose(Transform(), 'world_body')))
+        src.report.add(ReportKind.REWRITTEN, 'worldbody', 'geoms of the world body written on '
+                       'link [world_body], fixed to the world', str(src.path), None)
+
+
+def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
+    """Read an MJCF file into a description document; report what did not carry over."""
+    got = _compile(Path(path))
+    if isinstance(got, Diagnostic):
+        return None, ConversionReport(diagnostics=[got])
+    src = got
+    m = src.model
+    name = str(getattr(src.spec, 'modelname', '') or Path(path).stem)
+    model = Model(name)
+    velocity = velocity_limits(src)
+    for b in range(1, m.nbody):
+        link = link_of_body(src, b)
+        model.links.append(link)
+        geoms(src, b, link)
+        parent = int(m.body_parentid[b])
+        upper = 'world' if parent == 0 else body_name(src, parent)
+        model.joints += joints_of_body(src, b, upper, model.links, velocity)
+    _world_link(src, model)
+    sites(src, model)
+    _couplings(src, {j.name: j for j in model.joints})
+    _losses(src)
+    return Document(str(path), 'sdf', '1.9', model=model), src.report
+
+
+def convert_mjcf_file(path: str, *, to: str, options: ConversionOptions
+                      ) -> tuple[ConversionResult, bool]:
+    """Read MJCF with MuJoCo and convert it to ``to``; return the result and whether it was usable."""
+    from sdf_tools.convert.api import convert_loaded
+    doc, report = read_mjcf(path)
+    if doc is None:
+        return ConversionResult(None, to, report), False
+    sdf = to_text(write_document(doc, WriteOptions(version='1.9')), [], path)
+    loaded = load_string(sdf, path, options.xacro_args)
+    # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
+    loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
+    result = convert_loaded(loaded, to=to, options=options)
+    result.report.entries[:0] = report.entries
+    return result, True
+

@@ -1,0 +1,158 @@
+"""Link inertials as MJCF ``<inertial>``: mass, centre of mass and the full tensor in the body frame.
+
+The SDFormat tensor is about the centre of mass in the inertial frame; it is
+rotated into the link frame here (``R I R^T``) and written as
+``fullinertia`` (``diaginertia`` when the rotated tensor is diagonal), with
+no ``quat``: MuJoCo then finds the principal axes itself. A tensor whose
+principal moments break the triangle inequality (``A + B >= C``), which
+MuJoCo refuses, is written as is with ``<compiler balanceinertia="true">``
+and reported (MuJoCo then adjusts it).
+
+A link without ``<inertial>`` has libsdformat's default (1 kg, unit
+inertia). MuJoCo refuses a body that moves when it and the bodies welded to
+it have no mass, or a zero principal moment about their common centre of
+mass (``mjMINVAL``). Such a group follows ``massless_links``: ``'error'``
+fails the export; otherwise a massless group's top link gets
+``default_mass`` as a 5 cm solid sphere, and a degenerate inertia gets that
+sphere's moment added to each principal moment, each reported. A massless
+body that does not move, or moves with massive welded children, is written
+without mass: MuJoCo accepts it.
+"""
+from __future__ import annotations
+
+import numpy as np
+from lxml import etree
+
+from sdf_tools.convert.flatten import FlatLink, where
+from sdf_tools.convert.massless import MASSLESS_EPS, default_inertial
+from sdf_tools.convert.mjcf.writer import num, nums, sub
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.model import Inertial
+from sdf_tools.transform import Transform
+
+#: MuJoCo's ``mjMINVAL``: a moving body's mass and principal moments must exceed it.
+MUJOCO_MINVAL = 1e-15
+Tensor = tuple[float, float, float, float, float, float]  # ixx ixy ixz iyy iyz izz (SDFormat)
+LIBSDFORMAT_DEFAULT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
+
+
+def _matrix(i: Tensor) -> np.ndarray:
+    ixx, ixy, ixz, iyy, iyz, izz = i
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
+
+
+def _rotation(t: Transform) -> np.ndarray:
+    w, x, y, z = t.q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
+
+
+def in_link_frame(tensor: Tensor, x_li: Transform) -> np.ndarray:
+    """Return the inertia tensor (about the centre of mass) in the link frame's axes."""
+    m = _matrix(tensor)
+    if x_li.q == (1.0, 0.0, 0.0, 0.0):
+        return m
+    r = _rotation(x_li)
+    out: np.ndarray = r @ m @ r.T
+    return (out + out.T) / 2
+
+
+def breaks_triangle(m: np.ndarray) -> bool:
+    """Return whether the principal moments break ``A + B >= C`` (as MuJoCo checks it, loosely)."""
+    ev = np.sort(np.linalg.eigvalsh(m))
+    scale = max(float(abs(ev).max()), 1e-300)
+    return bool(ev[0] + ev[1] < ev[2] - 1e-12 * scale)
+
+
+def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) -> bool:
+    """Write ``<inertial>``; return True when the tensor needs ``balanceinertia``."""
+    m = in_link_frame(inertial.inertia, x_li)
+    off = (m[0, 1], m[0, 2], m[1, 2])
+    attrs: dict[str, str | None] = {'pos': nums(x_li.p), 'mass': num(inertial.mass)}
+    if any(v != 0.0 for v in off):
+        attrs['fullinertia'] = nums((m[0, 0], m[1, 1], m[2, 2], *off))
+    else:
+        attrs['diaginertia'] = nums((m[0, 0], m[1, 1], m[2, 2]))
+    sub(body, 'inertial', **attrs)
+    return inertial.mass > 0 and breaks_triangle(m)
+
+
+def has_mass(fl: FlatLink, urdf: bool) -> bool:
+    """Return whether the link is written with mass (SDFormat: no ``<inertial>`` is 1 kg)."""
+    i = fl.link.inertial
+    return (i is None and not urdf) or (i is not None and abs(i.mass) > MASSLESS_EPS)
+
+
+def authored_inertial(fl: FlatLink, urdf: bool, report: ConversionReport) -> Inertial | None:
+    """Return the inertial the link is written with before MuJoCo's rules apply (None: none)."""
+    i = fl.link.inertial
+    if i is None and not urdf:
+        report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', "no <inertial>: libsdformat's "
+                   'default, 1 kg and unit inertia at the link origin', *where(fl.link.loc))
+        return LIBSDFORMAT_DEFAULT
+    return i if has_mass(fl, urdf) else None
+
+
+def composite(parts: list[tuple[Inertial, Transform]]) -> tuple[float, np.ndarray]:
+    """Return the mass and the inertia tensor about the centre of mass of rigidly joined parts.
+
+    Args:
+        parts: each inertial with its inertial frame in a common frame.
+    """
+    mass = sum(i.mass for i, _ in parts)
+    if mass <= 0:
+        return 0.0, np.zeros((3, 3))
+    com = sum(i.mass * np.asarray(x.p) for i, x in parts) / mass
+    out = np.zeros((3, 3))
+    for i, x in parts:
+        r = _rotation(x)
+        d = np.asarray(x.p) - com
+        out += r @ _matrix(i.inertia) @ r.T + i.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return mass, out
+
+
+def degenerate(mass: float, tensor: np.ndarray) -> bool:
+    """Return whether MuJoCo refuses a moving body of this mass and inertia (``mjMINVAL``)."""
+    return mass <= MUJOCO_MINVAL or float(np.linalg.eigvalsh(tensor).min()) <= MUJOCO_MINVAL
+
+
+def stiffened(i: Inertial, moment: float) -> Inertial:
+    """Return ``i`` with ``moment`` added to each principal moment (an isotropic inertia)."""
+    ixx, ixy, ixz, iyy, iyz, izz = i.inertia
+    return Inertial(i.mass, (ixx + moment, ixy, ixz, iyy + moment, iyz, izz + moment), i.pose,
+                    i.loc)
+
+
+def fix_degenerate(fl: FlatLink, current: Inertial | None, massless: bool, policy: str,
+                   default_mass: float, report: ConversionReport) -> Inertial | str:
+    """Return the inertial that lets MuJoCo accept a moving body, or an error under ``'error'``.
+
+    Args:
+        fl: the link at the top of the rigid group that moves.
+        current: its inertial so far.
+        massless: the whole group has no mass (else: mass, but a zero principal moment).
+        policy: the ``massless_links`` option.
+        default_mass: the ``default_mass`` option.
+        report: receives what was changed.
+    """
+    what = ('has no mass' if massless else 'has an inertia with a zero principal moment')
+    if policy == 'error':
+        return (f'link [{fl.scoped}] moves and {what} (with the links welded to it): MuJoCo '
+                'refuses it (massless_links=error)')
+    sphere = default_inertial(fl.link, default_mass)
+    loc = (current.loc if current is not None else None) or fl.link.loc
+    if massless or current is None:
+        report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', f'moves and {what} (with the links '
+                   f'welded to it), which MuJoCo refuses: written with mass {num(default_mass)} '
+                   'kg and the inertia of a solid sphere of radius 5 cm (massless_links, '
+                   'default_mass)', *where(loc))
+        return sphere if current is None else Inertial(default_mass, sphere.inertia,
+                                                       current.pose, current.loc)
+    moment = sphere.inertia[0]
+    report.add(ReportKind.APPROXIMATED, f'link[{fl.scoped}]/inertial', f'moves and {what} '
+               f'(with the links welded to it), which MuJoCo refuses: {num(moment)} kg m^2 '
+               'added to each principal moment (the inertia of default_mass as a 5 cm sphere)',
+               *where(loc))
+    return stiffened(current, moment)

@@ -1,0 +1,278 @@
+"""Read MJCF through MuJoCo's own model-spec API into the description model.
+
+MuJoCo interprets the file (default classes, ``<compiler>`` angle and
+Euler conventions, ``<include>``, ``fromto``, mesh directories):
+``mujoco.MjSpec.from_file`` parses it and ``spec.compile()`` resolves it.
+The compiled model at ``qpos0`` is then mapped:
+
+=====================  ==========================================================
+MJCF                   description model
+=====================  ==========================================================
+body                   link at its world pose (``mj_kinematics`` at qpos0)
+no joint               fixed joint to the parent body (``world`` for top bodies)
+freejoint (top body)   no joint: a free link, as SDFormat has it
+hinge / slide / ball   revolute (continuous when unlimited) / prismatic / ball,
+                       at the joint's anchor in the child link, axis likewise
+several joints         a chain through massless links at the body's pose
+inertial               mass, principal moments, ``ipos``/``iquat`` as the pose
+geom                   collision when it collides (contype or conaffinity), visual
+                       when it is drawn (group 0-2, or a non-colliding geom)
+site                   ``<frame>`` attached to its body
+equality joint         ``mimic`` (polycoef a0 + a1 x; higher terms reported)
+custom numeric         ``velocity_limit:JOINT`` -> the joint's velocity limit
+=====================  ==========================================================
+
+Everything else (actuators, tendons, other equalities, sensors, cameras,
+lights, contact pairs/excludes, keyframes, plugins, hfield and SDF geoms)
+is reported as not carried over, with the line of its element in the main
+file where it has a name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+
+from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.model import (
+    Collision,
+    Extra,
+    Frame,
+    Geometry,
+    Inertial,
+    Joint,
+    JointAxis,
+    Link,
+    Loc,
+    Model,
+    RawPose,
+    Visual,
+)
+from sdf_tools.transform import Transform
+
+_FREE, _BALL, _SLIDE, _HINGE = 0, 1, 2, 3
+_GEOMS = {0: 'plane', 2: 'sphere', 3: 'capsule', 4: 'ellipsoid', 5: 'cylinder', 6: 'box',
+          7: 'mesh'}
+
+
+@dataclass
+class MjcfSource:
+    """A compiled MJCF file and what mapping it needs."""
+
+    path: Path
+    spec: Any            # mujoco.MjSpec
+    model: Any           # mujoco.MjModel
+    data: Any            # mujoco.MjData after mj_kinematics at qpos0
+    lines: dict[tuple[str, str], int] = field(default_factory=dict)
+    report: ConversionReport = field(default_factory=ConversionReport)
+
+    def loc(self, tag: str, name: str) -> Loc:
+        return Loc(str(self.path), self.lines.get((tag, name)))
+
+    def where(self, tag: str, name: str) -> tuple[str, int | None]:
+        return str(self.path), self.lines.get((tag, name))
+
+
+def source_lines(path: Path) -> dict[tuple[str, str], int]:
+    """Return (tag, name) -> line of every named element of the main file."""
+    try:
+        root = etree.parse(str(path)).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return {}
+    return {(str(el.tag), str(el.get('name'))): int(el.sourceline or 0)
+            for el in root.iter() if isinstance(el.tag, str) and el.get('name')}
+
+
+def _t(pos: Any, quat: Any) -> Transform:
+    w, x, y, z = (float(v) for v in quat)
+    return Transform((float(pos[0]), float(pos[1]), float(pos[2])), (w, x, y, z))
+
+
+def _name(src: MjcfSource, kind: str, i: int, fallback: str) -> str:
+    got = getattr(src.model, kind)(i).name
+    return str(got) if got else fallback
+
+
+def body_name(src: MjcfSource, b: int) -> str:
+    """Return the link name of body ``b`` (``body<b>`` when unnamed)."""
+    return _name(src, 'body', b, f'body{b}')
+
+
+def _inertial(src: MjcfSource, b: int) -> Inertial:
+    m = src.model
+    i = m.body_inertia[b]
+    return Inertial(float(m.body_mass[b]), (float(i[0]), 0.0, 0.0, float(i[1]), 0.0, float(i[2])),
+                    RawPose(_t(m.body_ipos[b], m.body_iquat[b])))
+
+
+def link_of_body(src: MjcfSource, b: int) -> Link:
+    """Return the link of body ``b`` at its world pose at qpos0."""
+    name = body_name(src, b)
+    world = _t(src.data.xpos[b], src.data.xquat[b])
+    link = Link(name, RawPose(world), _inertial(src, b), loc=src.loc('body', name))
+    if float(src.model.body_gravcomp[b]) == 1.0:
+        link.gravity = False
+    return link
+
+
+def velocity_limits(src: MjcfSource) -> dict[str, float]:
+    """Return joint -> velocity limit from ``velocity_limit:JOINT`` numerics."""
+    m = src.model
+    out = {}
+    for k in range(m.nnumeric):
+        name = str(m.numeric(k).name)
+        if name.startswith('velocity_limit:') and m.numeric_size[k] >= 1:
+            out[name[len('velocity_limit:'):]] = float(m.numeric_data[m.numeric_adr[k]])
+    return out
+
+
+def _axis(src: MjcfSource, j: int, velocity: dict[str, float]) -> JointAxis:
+    m = src.model
+    dof = m.jnt_dofadr[j]
+    name = _name(src, 'joint', j, f'joint{j}')
+    a = JointAxis(tuple(float(v) for v in m.jnt_axis[j]))  # type: ignore[arg-type]
+    if m.jnt_limited[j]:
+        a.lower, a.upper = float(m.jnt_range[j][0]), float(m.jnt_range[j][1])
+    a.damping = float(m.dof_damping[dof])
+    a.friction = float(m.dof_frictionloss[dof])
+    a.spring_stiffness = float(m.jnt_stiffness[j])
+    if a.spring_stiffness:
+        a.spring_reference = float(m.qpos_spring[m.jnt_qposadr[j]])
+    if m.jnt_actfrclimited[j]:
+        lo, hi = (float(v) for v in m.jnt_actfrcrange[j])
+        a.effort = max(-lo, hi)
+        if lo != -hi:
+            src.report.add(ReportKind.APPROXIMATED, f'joint[{name}]/actuatorfrcrange',
+                           f'asymmetric range [{lo}, {hi}] written as effort {a.effort}',
+                           *src.where('joint', name))
+    a.velocity = velocity.get(name, -1.0)
+    return a
+
+
+def _joint(src: MjcfSource, j: int, parent: str, child: str, velocity: dict[str, float]) -> Joint:
+    m = src.model
+    name = _name(src, 'joint', j, f'joint{j}')
+    jt = int(m.jnt_type[j])
+    if jt == _BALL:
+        kind = 'ball'
+    elif jt == _SLIDE:
+        kind = 'prismatic'
+    else:
+        kind = 'revolute' if m.jnt_limited[j] else 'continuous'
+    pose = RawPose(Transform(tuple(float(v) for v in m.jnt_pos[j])), child)  # type: ignore[arg-type]
+    axis = _axis(src, j, velocity) if jt != _BALL else None
+    return Joint(name, kind, parent, child, pose, axis, loc=src.loc('joint', name))
+
+
+def joints_of_body(src: MjcfSource, b: int, parent: str, links: list[Link],
+                   velocity: dict[str, float]) -> list[Joint]:
+    """Return the joints holding body ``b`` (a chain through massless links for several)."""
+    m = src.model
+    child = body_name(src, b)
+    ids = [int(m.body_jntadr[b]) + k for k in range(int(m.body_jntnum[b]))]
+    if any(int(m.jnt_type[j]) == _FREE for j in ids):
+        return []
+    if not ids:
+        return [Joint(f'{child}__fixed', 'fixed', parent, child, RawPose(Transform(), child),
+                      loc=src.loc('body', child))]
+    out, upper = [], parent
+    at = RawPose(_t(src.data.xpos[b], src.data.xquat[b]))
+    for k, j in enumerate(ids):
+        last = k == len(ids) - 1
+        lower = child if last else f'{child}__dof{k + 1}'
+        if not last:
+            links.append(Link(lower, at, Inertial(0.0, (0.0,) * 6), loc=src.loc('body', child)))
+        out.append(_joint(src, j, upper, lower, velocity))
+        upper = lower
+    if len(ids) > 1:
+        src.report.add(ReportKind.REWRITTEN, f'body[{child}]', f'{len(ids)} joints in one body: '
+                       'a chain of joints through massless links at the body\'s pose',
+                       *src.where('body', child))
+    return out
+
+
+def geoms(src: MjcfSource, b: int, link: Link) -> None:
+    """Add the geoms of body ``b`` to ``link`` as visuals and collisions."""
+    m = src.model
+    for g in range(m.ngeom):
+        if int(m.geom_bodyid[g]) != b:
+            continue
+        name = _name(src, 'geom', g, f'geom{g}')
+        geometry = _geometry(src, g, name)
+        if geometry is None:
+            continue
+        pose = RawPose(_pose_of_geom(src, g))
+        collides = bool(m.geom_contype[g] or m.geom_conaffinity[g])
+        if collides:
+            extras = _surface(src, g)
+            link.collisions.append(Collision(name, pose, geometry, extras,
+                                             src.loc('geom', name)))
+        if not collides or int(m.geom_group[g]) < 3:
+            rgba = m.mat_rgba[m.geom_matid[g]] if m.geom_matid[g] >= 0 else m.geom_rgba[g]
+            xml = f'<material><diffuse>{" ".join(repr(float(c)) for c in rgba)}</diffuse></material>'
+            link.visuals.append(Visual(name, pose, geometry, [Extra('material', xml)],
+                                       src.loc('geom', name)))
+
+
+def _pose_of_geom(src: MjcfSource, g: int) -> Transform:
+    m = src.model
+    t = _t(m.geom_pos[g], m.geom_quat[g])
+    if int(m.geom_type[g]) == 7:  # the compiler moved the mesh to its centroid frame
+        mesh = int(m.geom_dataid[g])
+        t = t * _t(m.mesh_pos[mesh], m.mesh_quat[mesh]).inverse()
+    return t
+
+
+def _surface(src: MjcfSource, g: int) -> list[Extra]:
+    mu = float(src.model.geom_friction[g][0])
+    if mu == 1.0:
+        return []
+    xml = (f'<surface><friction><ode><mu>{mu!r}</mu><mu2>{mu!r}</mu2></ode></friction>'
+           '</surface>')
+    return [Extra('surface', xml)]
+
+
+def _geometry(src: MjcfSource, g: int, name: str) -> Geometry | None:
+    m = src.model
+    t = int(m.geom_type[g])
+    s = [float(v) for v in m.geom_size[g]]
+    kind = _GEOMS.get(t)
+    loc = src.loc('geom', name)
+    if kind is None:
+        src.report.add(ReportKind.DROPPED, f'geom[{name}]', 'height field or SDF geom: not '
+                       'carried over', *src.where('geom', name))
+        return None
+    if kind == 'plane':
+        size = [2 * s[0] or 100.0, 2 * s[1] or 100.0]
+        return Geometry('plane', {'normal': [0.0, 0.0, 1.0], 'size': size}, loc)
+    if kind == 'sphere':
+        return Geometry('sphere', {'radius': s[0]}, loc)
+    if kind in ('capsule', 'cylinder'):
+        return Geometry(kind, {'radius': s[0], 'length': 2 * s[1]}, loc)
+    if kind == 'ellipsoid':
+        return Geometry('ellipsoid', {'radii': s}, loc)
+    if kind == 'box':
+        return Geometry('box', {'size': [2 * v for v in s]}, loc)
+    return _mesh_geometry(src, int(m.geom_dataid[g]), loc)
+
+
+def _mesh_geometry(src: MjcfSource, mesh: int, loc: Loc) -> Geometry:
+    spec_mesh = src.spec.meshes[mesh]
+    meshdir = getattr(src.spec, 'meshdir', '') or ''
+    file = Path(str(spec_mesh.file))
+    path = file if file.is_absolute() else src.path.parent / meshdir / file
+    scale = [float(v) for v in spec_mesh.scale]
+    return Geometry('mesh', {'uri': str(path.resolve()), 'scale': scale}, loc)
+
+
+def sites(src: MjcfSource, model: Model) -> None:
+    """Add each site as a ``<frame>`` attached to its body."""
+    m = src.model
+    for s in range(m.nsite):
+        name = _name(src, 'site', s, f'site{s}')
+        b = int(m.site_bodyid[s])
+        attached = '' if b == 0 else body_name(src, b)
+        pose = RawPose(_t(m.site_pos[s], m.site_quat[s]), attached)
+        model.frames.append(Frame(name, attached, pose, src.loc('site', name)))

@@ -1,0 +1,207 @@
+"""SDFormat, URDF or xacro -> MJCF (MuJoCo), placed exactly, every loss reported.
+
+::
+
+    result = convert_to_mjcf(load_file('robot.urdf.xacro'), ConversionOptions())
+    if result.ok:
+        Path('robot.xml').write_text(result.text)
+
+How the description becomes MJCF:
+
+1. **Preparation.** A URDF is first made into the model Gazebo would load
+   (:func:`~sdf_tools.convert.sdf.from_urdf.prepare_urdf`: ``<gazebo>`` tags,
+   massless links by ``massless_links``, URDF joint types), keeping every
+   fixed joint: MJCF welds a body to its parent at no cost, so each link
+   stays a body. Then the model options (root transform, fixed base,
+   self-collision, visual->collision, mesh collision mode, inertia from
+   geometry) are applied (:mod:`~sdf_tools.convert.model_options`) and the
+   frame graphs rebuilt.
+2. **Flattening.** Each model (one, or every model of a world; ``model``
+   picks one) is flattened (:mod:`~sdf_tools.convert.flatten`), its body
+   tree chosen (:mod:`~sdf_tools.convert.mjcf.tree`) and walked
+   (:mod:`~sdf_tools.convert.mjcf.bodies`).
+3. **Output.** Menagerie's layout (:mod:`~sdf_tools.convert.mjcf.writer`),
+   with a comment listing the report on top.
+
+The exporter writes XML with lxml only: MuJoCo is not needed to export.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from pathlib import Path
+
+from sdf_tools.convert.flatten import flatten
+from sdf_tools.convert.mjcf.actuators import write_actuators
+from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
+from sdf_tools.convert.mjcf.contact import CollisionBody, write_excludes
+from sdf_tools.convert.mjcf.geometry import Assets
+from sdf_tools.convert.mjcf.joints import JointContext
+from sdf_tools.convert.mjcf.tree import plan_bodies
+from sdf_tools.convert.mjcf.writer import MjcfDocument
+from sdf_tools.convert.model_options import apply_model_options
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
+from sdf_tools.convert.sdf.from_urdf import prepare_urdf
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
+from sdf_tools.load import LoadResult
+from sdf_tools.model import Document, Joint, Model, World
+
+__all__ = ['convert_to_mjcf']
+Picked = tuple[Model, FrameGraphs, World | None]
+# Options that only mean something for another output format.
+_OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops')
+
+
+def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:
+    report.diagnostics.extend(errors)
+    return ConversionResult(None, 'mjcf', report)
+
+
+def _refused(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
+    for p in options.validate():
+        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
+    report.diagnostics.extend(sorted(result.diagnostics, key=lambda d: d.severity.value))
+    if result.document is None or not result.usable or not result.valid:
+        if not report.errors:
+            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read'))
+        return True
+    return bool(report.errors)
+
+
+def _for_mjcf(e: ReportEntry) -> ReportEntry:
+    """Restate what the URDF preparation carried as SDFormat custom elements: lost in MJCF."""
+    if e.kind is ReportKind.KEPT and '<urdf:' in e.message:
+        return ReportEntry(ReportKind.DROPPED, e.element, 'URDF-only element: MJCF has no place '
+                           'for it', e.file, e.line)
+    return e
+
+
+def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+    if doc.format == 'urdf' and doc.model is not None:
+        start = len(report.entries)
+        prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report)
+        report.entries[start:] = [_for_mjcf(e) for e in report.entries[start:]]
+    base = Path(doc.file).parent if doc.file else None
+    model_opts = dataclasses.replace(options, joint_drive_from_transmission=False, uris='keep')
+    apply_model_options(doc, model_opts, report, base)
+
+
+def _picked(doc: Document, options: ConversionOptions) -> list[Picked] | Diagnostic:
+    if doc.model is not None:
+        if options.model and options.model != doc.model.name:
+            return Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{options.model}]: the file '
+                              f'holds model [{doc.model.name}]', doc.file)
+        return [(doc.model, build_model_graphs(doc.model), None)]
+    found: list[Picked] = []
+    for world in doc.worlds:
+        g = build_world_graphs(world)
+        found += [(m, g, world) for m in world.models]
+    if options.model:
+        found = [f for f in found if f[0].name == options.model]
+        if not found:
+            return Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{options.model}] in the file',
+                              doc.file)
+    if not found:
+        return Diagnostic(ErrorCode.MODEL_WITHOUT_LINK, 'the file holds no model to export',
+                          doc.file)
+    return found
+
+
+def _world_losses(doc: Document, report: ConversionReport) -> None:
+    for world in doc.worlds:
+        lost = [('light', x.name, x.loc) for x in world.lights]
+        lost += [('actor', x.name, x.loc) for x in world.actors]
+        lost += [('plugin', x.name, x.loc) for x in world.plugins]
+        lost += [('joint', x.name, x.loc) for x in world.joints]
+        lost += [(x.tag, '', x.loc) for x in world.extras if ':' not in x.tag]
+        for kind, name, loc in lost:
+            report.add(ReportKind.DROPPED, f'world[{world.name}]/{kind}[{name}]',
+                       'world element not exported to MJCF', loc.file if loc else None,
+                       loc.line if loc else None)
+
+
+def _model_losses(model: Model, report: ConversionReport) -> None:
+    for p in model.plugins:
+        report.add(ReportKind.DROPPED, f'model[{model.name}]/plugin[{p.name}]',
+                   f'plugin [{p.filename}]: MuJoCo does not load Gazebo plugins',
+                   p.loc.file if p.loc else None, p.loc.line if p.loc else None)
+    for m in model.models:
+        _model_losses(m, report)
+
+
+def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
+    defaults = ConversionOptions()
+    for name in _OTHER_FORMATS:
+        if getattr(options, name) != getattr(defaults, name):
+            report.add(ReportKind.ASSUMED, f'option[{name}]', 'has no effect on an export to '
+                       'MJCF (every fixed joint is a welded body; loops are always closed by '
+                       'equalities; mesh files are written as absolute paths)')
+
+
+def _header(source: str | None, names: list[str], report: ConversionReport) -> str:
+    lines = [f'Converted to MJCF by sdf_tools: {", ".join(names)} of {source or "<string>"}.']
+    if report.entries:
+        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
+        lines += [f'  {e}' for e in report.entries]
+    else:
+        lines.append('Nothing was assumed, changed or lost.')
+    text = '\n'.join(f'  {line}' for line in lines).replace('--', '- -')
+    return '\n' + text + '\n'
+
+
+def _joint_index(ex: ModelExport, source: Model) -> dict[str, tuple[str, Joint]]:
+    by_name = {j.joint.name: j for j in ex.flat.joints}
+    out = {}
+    for joint in source.joints:
+        fj = by_name.get(joint.name)
+        names = ex.joints.written.get(fj.name) if fj is not None else None
+        if fj is not None and names:
+            out[joint.name] = (names[0], fj.joint)
+    return out
+
+
+def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> ConversionResult:
+    """Export the model(s) of a loaded file to MJCF text.
+
+    Returns:
+        The MJCF text (None on failure) and the report of every default
+        assumed and every element rewritten, approximated or dropped.
+    """
+    report = ConversionReport()
+    if _refused(result, options, report) or result.document is None:
+        return _fail(report)
+    doc = copy.deepcopy(result.document)
+    _prepare(doc, options, report)
+    picked = _picked(doc, options)
+    if isinstance(picked, Diagnostic):
+        return _fail(report, picked)
+    _option_notes(options, report)
+    _world_losses(doc, report)
+    mj = MjcfDocument(picked[0][0].name if len(picked) == 1 else picked[0][2].name
+                      if picked[0][2] is not None else doc.file or 'mjcf')
+    assets = Assets(mj, report)
+    bodies: list[CollisionBody] = []
+    errors: list[Diagnostic] = []
+    balance = False
+    for model, graphs, world in picked:
+        errors += graphs.errors
+        flat = flatten(model, graphs, world, separator='::', frames=True, report=report)
+        prefix = f'{model.name}::' if len(picked) > 1 else ''
+        ex = ModelExport(flat, plan_bodies(flat, report), JointContext(mj, flat, report, prefix),
+                         assets, options, doc.format == 'urdf')
+        export_model(ex, mj.section('worldbody'))
+        _model_losses(model, report)
+        if options.joint_drive_from_transmission and result.document.model is not None:
+            write_actuators(mj, result.document.model, _joint_index(ex, model), report)
+        bodies += ex.collision_bodies
+        errors += ex.errors
+        balance = balance or ex.balance
+    if errors:
+        return _fail(report, *errors)
+    write_excludes(mj, bodies, report)
+    if balance:
+        mj.compiler.set('balanceinertia', 'true')
+    names = [f'model [{m.name}]' for m, _, _ in picked]
+    return ConversionResult(mj.to_text(_header(doc.file, names, report)), 'mjcf', report)

@@ -1,0 +1,125 @@
+"""SDFormat/URDF/xacro -> MJCF, judged by MuJoCo: compiles, places every body and joint exactly.
+
+Over our own test models (every valid SDFormat, URDF and xacro file of
+``test/data``) and a fair sample of real robots from the registry packages
+(pybullet_data, example-robot-data, gym-ignition-models, dart-doc). After
+``mj_kinematics`` at qpos0 each link's world pose, each hinge/slide's world
+anchor and axis and each link's mass and inertia equal what our reader
+resolved from the source (1e-9). Menagerie's checks on top: no initial
+penetration, principal moments obeying the triangle inequality, actuator
+ranges inside joint ranges.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import mujoco
+import numpy as np
+import pytest
+from differential.corpus import corpus, corpus_id
+
+from convert.mjcf.mujoco_check import check_export, compile_mjcf
+from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.load import load_file
+from sdf_tools.transform import Transform
+
+TEST = Path(__file__).resolve().parents[2]
+DATA = TEST / 'data'
+OWN = sorted(p for p in DATA.rglob('*') if p.suffix in ('.sdf', '.urdf', '.xacro', '.world')
+             and 'bad' not in p.parts)
+SAMPLE_EVERY = 9  # one robot in nine of each collection (kept to a few seconds each)
+
+
+def _sample() -> list[object]:
+    files = corpus()
+    by: dict[str, list[object]] = {}
+    for f in files:
+        by.setdefault(f.collection, []).append(f)
+    return [f for fs in by.values() for f in fs[::SAMPLE_EVERY]]
+
+
+def _balanced(report: object) -> frozenset[str]:
+    """Links whose inertia the report says was changed for MuJoCo (not compared)."""
+    entries = getattr(report, 'entries', [])
+    return frozenset(e.element[len('link['):e.element.index(']')] for e in entries
+                     if e.element.startswith('link[') and 'MuJoCo' in e.message
+                     and ('balanceinertia' in e.message or 'refuses' in e.message))
+
+
+def _export(path: Path, options: ConversionOptions | None = None) -> tuple[object, object]:
+    loaded = load_file(path)
+    if not loaded.valid or loaded.document is None:
+        pytest.skip(f'{path.name} is invalid input (covered by test_bad_input)')
+    result = convert_to_mjcf(loaded, options or ConversionOptions())
+    return loaded, result
+
+
+def _assert_matches(path: Path, options: ConversionOptions | None = None) -> None:
+    loaded, result = _export(path, options)
+    assert result.ok, [str(d) for d in result.report.errors]  # type: ignore[attr-defined]
+    opts = options or ConversionOptions()
+    doc = loaded.document  # type: ignore[attr-defined]
+    root = opts.root_transform if doc.model is not None else Transform()
+    checked = check_export(result.text, loaded, root=root,  # type: ignore[attr-defined,arg-type]
+                           balanced=_balanced(result.report))  # type: ignore[attr-defined]
+    assert not checked.problems, checked.problems
+    assert checked.bodies > 0
+    _menagerie_checks(result.text)  # type: ignore[attr-defined]
+
+
+def _menagerie_checks(text: str) -> None:
+    m, d = compile_mjcf(text)
+    for b in range(1, m.nbody):
+        a, bb, c = sorted(m.body_inertia[b])
+        assert a + bb >= c * (1 - 1e-9), f'body {m.body(b).name}: triangle inequality'
+    for k in range(m.nu):
+        j = m.actuator_trnid[k][0]
+        if m.actuator_ctrllimited[k] and m.jnt_limited[j] and m.actuator_biasprm[k][1] != 0:
+            lo, hi = m.actuator_ctrlrange[k]
+            assert m.jnt_range[j][0] <= lo and hi <= m.jnt_range[j][1]
+    mujoco.mj_forward(m, d)
+    deep = [(m.body(m.geom_bodyid[c.geom1]).name, m.body(m.geom_bodyid[c.geom2]).name, c.dist)
+            for c in d.contact[:d.ncon] if c.dist < -1e-6]
+    assert not deep, f'initial penetration: {deep[:5]}'
+
+
+@pytest.mark.parametrize('path', OWN, ids=lambda p: str(p.relative_to(DATA)))
+def test_own_models_place_every_body_and_joint(path: Path) -> None:
+    _assert_matches(path)
+
+
+@pytest.mark.parametrize('robot', _sample(), ids=corpus_id)
+def test_real_robots_place_every_body_and_joint(robot: object, monkeypatch: pytest.MonkeyPatch
+                                               ) -> None:
+    for key, value in robot.env.items():  # type: ignore[attr-defined]
+        monkeypatch.setenv(key, value)
+    _assert_matches(robot.path)  # type: ignore[attr-defined]
+
+
+def test_root_transform_moves_every_body() -> None:
+    rt = Transform.from_xyz_rpy((1.0, -2.0, 0.5), (0.1, 0.2, 0.3))
+    _assert_matches(DATA / 'convert' / 'joint_kinds.urdf', ConversionOptions(root_transform=rt))
+
+
+def test_fixed_base_has_no_free_joint() -> None:
+    _, result = _export(DATA / 'convert' / 'joint_kinds.urdf', ConversionOptions(floating_base=False))
+    m, _ = compile_mjcf(result.text)  # type: ignore[attr-defined]
+    free = [j for j in range(m.njnt) if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE]
+    assert [m.joint(j).name for j in free] == ['drone__free']  # the floating joint's child only
+
+
+def test_exporter_does_not_import_mujoco() -> None:
+    import subprocess
+    import sys
+    code = ('import sys; from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf; '
+            "sys.exit('mujoco' in sys.modules)")
+    assert subprocess.run([sys.executable, '-c', code], check=False).returncode == 0
+
+
+def test_velocity_limits_are_kept_as_numerics() -> None:
+    _, result = _export(DATA / 'convert' / 'joint_kinds.urdf')
+    m, _ = compile_mjcf(result.text)  # type: ignore[attr-defined]
+    k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_NUMERIC, 'velocity_limit:finger_left_joint')
+    assert k >= 0 and m.numeric_data[m.numeric_adr[k]] == 0.1
+    assert np.isclose(m.jnt_actfrcrange[m.joint('finger_left_joint').id], [-10, 10]).all()
