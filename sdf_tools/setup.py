@@ -66,7 +66,10 @@ setup(
                     # `sdf_tools report` decimates big meshes with it (through trimesh)
                     'report': ['fast-simplification>=0.1.9,<1'],
                     # `sdf_tools convert --to usd` / `--from usd` (meshes through trimesh)
-                    'usd': ['usd-core>=25.5', 'trimesh>=4,<6', 'pycollada>=0.8']},
+                    'usd': ['usd-core>=25.5', 'trimesh>=4,<6', 'pycollada>=0.8'],
+                    # `sdf_tools convert --from mjcf` reads MJCF through mujoco.MjSpec
+                    # (the MJCF exporter itself needs only lxml)
+                    'mjcf': ['mujoco>=3.3,<4', 'pycollada>=0.8']},
     zip_safe=False,
     classifiers=[
         'Programming Language :: Python :: 3',
