@@ -75,7 +75,7 @@ function addMarkers() {
   const edgeMat = new THREE.LineBasicMaterial({color: 0x7b3fbf});
   DATA.links.forEach((l, i) => {
     const g = groups[i];
-    g.add(layer('triads', new THREE.AxesHelper(0.08 * s)));
+    g.add(layer('triads', new THREE.AxesHelper(0.06 * s)));
     const inl = l.inertial;
     if (!inl) return;
     const r = 0.025 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.002 * s;
@@ -94,7 +94,7 @@ function addMarkers() {
       const dir = new THREE.Vector3(a.xyz[0], a.xyz[1], a.xyz[2]).applyQuaternion(inv);
       if (dir.lengthSq() === 0) return;
       const arrow = new THREE.ArrowHelper(dir, new THREE.Vector3(j.local[0], j.local[1], j.local[2]),
-                                         0.15 * s, d ? 0x00a0a0 : 0xe0a000, 0.04 * s, 0.02 * s);
+                                         0.1 * s, d ? 0x00a0a0 : 0xe0a000, 0.025 * s, 0.012 * s);
       groups[j.child].add(layer('axes', arrow));
     });
   });
@@ -131,6 +131,13 @@ function updatePose() {
   });
   groups.forEach((g, i) => { g.matrix.multiplyMatrices(A[i], base[i]); g.matrixWorldNeedsUpdate = true; });
   dirty = true;
+}
+
+function setJoint(k, d, value) {
+  q[k][d] = value;
+  const input = document.querySelector('#sliders input[data-joint="' + k + '"][data-dof="' + d + '"]');
+  if (input) { input.value = value; input.nextSibling.textContent = value.toFixed(3); }
+  updatePose();
 }
 
 function sliderRange(j, a) {
@@ -188,7 +195,7 @@ function fitCamera() {
   const box = sceneSize(), c = box.getCenter(new THREE.Vector3());
   size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
   camera.near = size / 1000; camera.far = size * 100;
-  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.7, 1.1).multiplyScalar(size * 0.95));
+  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.55, 1.1).normalize().multiplyScalar(size * 0.9));
   camera.lookAt(c);
   camera.updateProjectionMatrix();
   controls.target.copy(c);
@@ -221,7 +228,8 @@ function start(gltf) {
   updatePose();
   fitCamera();
   resize();
-  window.sdfReport = {camera: camera, groups: groups, size: size, q: q, highlight: highlight};
+  window.sdfReport = {groups: groups, size: size, highlight: highlight, setJoint: setJoint,
+                      links: DATA.links.map(l => l.name), joints: DATA.joints.map(j => j.name)};
   animate();
 }
 

@@ -53,11 +53,14 @@ class Browser:
         self._from_browser, from_browser_w = os.pipe()
         args = [exe, *FLAGS, f'--user-data-dir={self._profile}', '--remote-debugging-pipe',
                 'about:blank']
-        # The shell puts our pipe ends on the fds Chromium expects (3 and 4).
+        # bash puts our pipe ends on the fds Chromium expects (3 and 4); dash
+        # cannot redirect from an fd above 9.
         cmd = f'exec "$@" 3<&{to_browser_r} 4>&{from_browser_w}'
-        self._proc = subprocess.Popen(['sh', '-c', cmd, 'sh', *args],
-                                      pass_fds=(to_browser_r, from_browser_w),
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._log = Path(self._profile) / 'chromium.log'
+        with self._log.open('wb') as log:
+            self._proc = subprocess.Popen(['bash', '-c', cmd, 'bash', *args],
+                                          pass_fds=(to_browser_r, from_browser_w),
+                                          stdout=log, stderr=subprocess.STDOUT)
         os.close(to_browser_r)
         os.close(from_browser_w)
         self._next_id = 0
@@ -89,7 +92,8 @@ class Browser:
     def _pump(self, deadline: float) -> None:
         msg = self._messages.get(timeout=max(0.01, deadline - time.monotonic()))
         if msg is None:
-            raise BrowserError('chromium closed the pipe')
+            tail = self._log.read_text(errors='replace')[-2000:] if self._log.exists() else ''
+            raise BrowserError(f'chromium closed the pipe; its output ends:\n{tail}')
         if 'id' in msg:
             self._replies[msg['id']] = msg
         else:

@@ -1,0 +1,133 @@
+"""Reports of the bundled example and of real robots, opened in headless Chromium.
+
+For each page: no console error, the 3D canvas is not blank, every link name
+is on the page, the problem list names each link the file gives no mass,
+and moving a joint slider changes what the canvas shows. Screenshots are
+kept (their directory is printed; run pytest with ``-s`` to see it).
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from differential.corpus import RobotFile, corpus, corpus_id
+from support.chromium import Browser
+
+from report.browser_checks import (
+    differing,
+    drawn_fraction,
+    massless_names,
+    page_text,
+    pixels,
+    require_chromium,
+    view_clip,
+)
+
+HERE = Path(__file__).resolve().parent
+PACKAGE = HERE.parent.parent
+DEMO = PACKAGE / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+#: A fair sample: an arm with massless links, junk inertias, a world of models, a
+#: 60-link humanoid and a 52-link robot whose meshes are decimated, an arm whose
+#: meshes are decimated, and an 82-link PR2.
+SAMPLE = (
+    'pybullet_data/franka_panda/panda.urdf',
+    'pybullet_data/r2d2.urdf',
+    'pybullet_data/kuka_iiwa/kuka_world.sdf',
+    'example-robot-data/talos_data/robots/talos_full_v2.urdf',
+    'example-robot-data/ur_description/urdf/ur5_robot.urdf',
+    'example-robot-data/pr2_description/urdf/pr2.urdf',
+    'gym-ignition-models/iCubGazeboV2_5/icub.urdf',
+)
+#: Pages must stay small enough to open quickly (the issue: a few MB at most).
+MAX_PAGE_BYTES = 5_000_000
+
+
+@pytest.fixture(scope='module')
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = Path(os.environ.get('SDF_TOOLS_REPORT_SHOTS') or tmp_path_factory.mktemp('report_shots'))
+    out.mkdir(parents=True, exist_ok=True)
+    print(f'\nreport screenshots: {out}')
+    return out
+
+
+@pytest.fixture(scope='module')
+def browser() -> Iterator[Browser]:
+    require_chromium()
+    with Browser(1400, 1000) as b:
+        yield b
+
+
+def _sample() -> list[RobotFile]:
+    by_id = {corpus_id(e): e for e in corpus()}
+    return [by_id[i] for i in SAMPLE if i in by_id]
+
+
+def write_page(path: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """Run ``sdf_tools report`` as a user would."""
+    return subprocess.run([sys.executable, '-m', 'sdf_tools', 'report', str(path), '-o', str(out)],
+                          env={**os.environ, **env, 'PYTHONPATH': str(PACKAGE)},
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def _move_a_joint(browser: Browser, before: np.ndarray, clip: dict[str, float],
+                  shot: Path) -> int:
+    """Move sliders one at a time to an end of their range until the view changes."""
+    count = int(browser.evaluate('document.querySelectorAll("#sliders input").length'))
+    for n in range(min(count, 8)):
+        browser.evaluate(
+            f'(() => {{ const i = document.querySelectorAll("#sliders input")[{n}];'
+            ' i.value = Math.abs(i.max) > Math.abs(i.min) ? i.max : i.min;'
+            ' i.dispatchEvent(new Event("input")); })()')
+        browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
+        browser.screenshot(shot, clip)
+        changed = differing(before, pixels(shot))
+        if changed:
+            return changed
+    return 0
+
+
+def check_page(browser: Browser, page: Path, source: Path, shots: Path, name: str) -> None:
+    """Open ``page`` and assert everything the issue asks of it."""
+    assert page.stat().st_size < MAX_PAGE_BYTES, f'{page}: {page.stat().st_size} bytes'
+    browser.events.clear()
+    browser.open(page)
+    assert browser.console_errors() == []
+    clip = view_clip(browser)
+    first = browser.screenshot(shots / f'{name}.png', clip)
+    assert drawn_fraction(first) > 0.01, f'blank canvas: {first}'
+    links = browser.evaluate('Array.from(document.querySelectorAll("#links-table tbody td:first-child"))'
+                             '.map(td => td.textContent)')
+    body = page_text(browser)
+    assert links and all(n in body for n in links)
+    rows = browser.evaluate('Array.from(document.querySelectorAll("table.problems tbody tr"))'
+                            '.map(r => [r.cells[2].textContent, r.cells[3].textContent])')
+    for n in massless_names(source):
+        assert any(s == n or s.endswith('::' + n) or f'[{n}]' in what for s, what in rows), \
+            f'{n} not in the problem list'
+    before = pixels(first)
+    assert _move_a_joint(browser, before, clip, shots / f'{name}_moved.png') > 0, 'no slider moved the view'
+
+
+def test_bundled_example_page(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    out = tmp_path / 'demo.html'
+    run = write_page(DEMO, out, {})
+    assert run.returncode == 0, run.stderr
+    check_page(browser, out, DEMO, shots, 'demo_world')
+
+
+@pytest.mark.parametrize('entry', _sample(), ids=corpus_id)
+def test_real_robot_page(entry: RobotFile, browser: Browser, shots: Path, tmp_path: Path) -> None:
+    out = tmp_path / 'report.html'
+    run = write_page(entry.path, out, entry.env)
+    assert run.returncode in (0, 1), run.stderr  # 1: libsdformat finds errors; the page is written
+    check_page(browser, out, entry.path, shots, corpus_id(entry).replace('/', '__'))
+
+
+def test_sample_is_installed() -> None:
+    """The sample above exists (the registry packages are pinned in requirements.txt)."""
+    assert [corpus_id(e) for e in _sample()] == list(SAMPLE)
