@@ -9,6 +9,7 @@ collision poses (in their link's frame) and actor waypoints (as written).
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import Any
 
 from sdf_tools._perf import no_gc
@@ -19,6 +20,7 @@ from sdf_tools.load import LoadResult
 from sdf_tools.model import Actor, Collision, Joint, JointAxis, Link, Model, Visual
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.urdf.conversion import locked_joints
 
 Json = dict[str, Any]
 
@@ -73,7 +75,12 @@ def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
     return [v[0] or 0.0, v[1] or 0.0, v[2] or 0.0]  # no -0.0 (see Transform.to_json)
 
 
-def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint) -> Json:
+def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint, locked: bool = False) -> Json:
+    if locked:
+        # libsdformat's URDF conversion: a disableFixedJointLumping joint is a
+        # revolute joint about its z axis, locked by limits [0, 0].
+        joint = replace(joint, type='revolute',
+                        axis=JointAxis(xyz=(0.0, 0.0, 1.0), lower=0.0, upper=0.0))
     full = pre + joint.name
     world = world_pose(g, g.ids.get(full))
     a, a2 = joint.axis, joint.axis2
@@ -108,7 +115,8 @@ def _frame(g: FrameGraphs, full: str, world_scope: bool) -> Json:
     return {'name': full, 'pose': _pj(world_pose(g, vid)), 'attached_to': body_name(g, vid, world_scope)}
 
 
-def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool) -> None:
+def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool,
+           locked: frozenset[str] = frozenset()) -> None:
     scope = join(parent_scope, model.name)
     pre = prefix(scope)
     # The canonical link by libsdformat's structural rule (first link, else
@@ -119,7 +127,7 @@ def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_sco
     out['models'].append({'name': scope, 'pose': _pj(world_pose(g, g.ids.get(scope))),
                           'canonical_link': canon, 'static': model.static})
     out['links'].extend([_link(g, scope, pre, link) for link in model.links])
-    out['joints'].extend([_joint(g, scope, pre, j) for j in model.joints])
+    out['joints'].extend([_joint(g, scope, pre, j, j.name in locked) for j in model.joints])
     out['frames'].extend([_frame(g, pre + f.name, world_scope) for f in model.frames])
     for m in model.models:
         _model(g, scope, m, out, world_scope)
@@ -155,7 +163,8 @@ def inspect_result(result: LoadResult, file: str | None = None) -> Json:
     if doc is None:
         return out
     if doc.model is not None and result.model_graphs is not None:
-        _model(result.model_graphs, '', doc.model, out, world_scope=False)
+        locked = frozenset(locked_joints(doc.model)) if doc.format == 'urdf' else frozenset()
+        _model(result.model_graphs, '', doc.model, out, world_scope=False, locked=locked)
     for world, g in zip(doc.worlds, result.world_graphs, strict=True):
         for m in world.models:
             _model(g, '', m, out, world_scope=True)

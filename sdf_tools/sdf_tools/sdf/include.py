@@ -47,7 +47,7 @@ def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
             ctx.warn(ErrorCode.URI_LOOKUP,
                      f'uri[{uri}] found only relative to the including file ([{path}]); '
                      'libsdformat looks in the working directory and SDF_PATH, not there: '
-                     'run from the file\'s directory or add it to SDF_PATH', uri_el)
+                     "run from the file's directory or add it to SDF_PATH", uri_el)
     if path is None:
         ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
         return None

@@ -20,6 +20,34 @@ from sdf_tools.transform import IDENTITY, Transform
 _KEEP_TAGS = ('preserveFixedJoint', 'disableFixedJointLumping')
 
 
+def _switches(model: Model) -> dict[str, set[str]]:
+    """Joints named by each lumping switch of a ``<gazebo reference>`` block."""
+    out: dict[str, set[str]] = {tag: set() for tag in _KEEP_TAGS}
+    for extra in model.extras:
+        if extra.tag != 'gazebo':
+            continue
+        try:
+            el = etree.fromstring(extra.xml)
+        except etree.XMLSyntaxError:
+            continue
+        ref = el.get('reference')
+        for c in el:
+            if ref and c.tag in out and parse_bool_text(c.text or ''):
+                out[str(c.tag)].add(ref)
+    return out
+
+
+def locked_joints(model: Model) -> set[str]:
+    """Fixed joints libsdformat turns into revolute joints locked by limits [0, 0].
+
+    Those named with ``disableFixedJointLumping`` and not with ``preserveFixedJoint``
+    (which keeps a joint fixed and wins when both are given).
+    """
+    sw = _switches(model)
+    names = sw['disableFixedJointLumping'] - sw['preserveFixedJoint']
+    return {j.name for j in model.joints if j.type == 'fixed' and j.name in names}
+
+
 def preserved_joints(model: Model) -> set[str]:
     """Joints a ``<gazebo reference>`` block tells libsdformat not to lump."""
     out: set[str] = set()
@@ -97,3 +125,32 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
             ctx.error(ErrorCode.DUPLICATE_NAME,
                       f'joint [{old}] has the name of a link, and libsdformat keeps both when it '
                       'converts the URDF: Gazebo refuses the model', elements.get(old))
+
+
+def drop_massless_root(ctx: ReadContext, model: Model, root: str,
+                       element: etree._Element | None) -> None:
+    """Drop the whole model when its root link has no mass, as libsdformat does.
+
+    libsdformat's URDF conversion skips a link without ``<inertial>`` or with mass
+    0 (after fixed-joint lumping has added its fixed children's masses), together
+    with its parent joint and everything below it. For the root link that is the
+    whole robot: the model is left without a link (``MODEL_WITHOUT_LINK``).
+    """
+    links = {lk.name: lk for lk in model.links}
+    if root not in links:
+        return
+    lumped = lumped_joints(model)
+    children: dict[str, list[tuple[Joint, Link]]] = {}
+    for j in model.joints:
+        if j.child in links:
+            children.setdefault(j.parent, []).append((j, links[j.child]))
+    summed = _lumped_inertial(links[root], children, lumped)
+    if summed is not None and summed.mass != 0.0:
+        return
+    ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
+              f'root link [{root}] has no mass (no <inertial>, or mass 0, also with its '
+              'fixed children lumped in): libsdformat drops a massless link with everything '
+              'below it, so no link is left. Fix: give it an <inertial> with a positive mass '
+              '(`sdf_tools convert` to SDFormat gives it a reported default mass)', element)
+    model.links = []
+    model.joints = []

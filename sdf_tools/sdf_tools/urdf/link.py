@@ -10,7 +10,7 @@ from dataclasses import replace
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode, Severity
-from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
+from sdf_tools.model import Collision, Extra, Inertial, Link, RawPose, Visual
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
 from sdf_tools.urdf.geometry import read_geometry
@@ -42,17 +42,36 @@ def sdf_shape_name(link: str, urdf_name: str | None, suffix: str, index: int) ->
     return f'{link}{LUMP_PREFIX}{name}'
 
 
+def _partial_inertial(ctx: ReadContext, el: etree._Element, owner: str,
+                      mass_el: etree._Element | None, pose: RawPose) -> Inertial | None:
+    """An ``<inertial>`` without ``<mass>`` or ``<inertia>``, as urdfdom leaves it.
+
+    urdfdom reads the origin, then the mass, then the inertia, and stops at the
+    first one missing: libsdformat converts what was read so far (the mass, or
+    0, and a zero inertia).
+    """
+    mass = 0.0
+    if mass_el is not None:
+        value = read_float(ctx, mass_el, 'value', owner)
+        if value is None:
+            return None
+        mass = value
+    missing = '<mass>' if mass_el is None else '<inertia>'
+    ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+             f"<inertial> of {owner} has no {missing}: urdfdom (libsdformat's URDF reader) "
+             f'stops reading it there, so libsdformat keeps mass {mass:g} and a zero inertia'
+             + (' (and drops a link of mass 0 with its parent joint and subtree)'
+                if mass == 0.0 else ''), el)
+    return Inertial(mass, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0), pose, ctx.loc(el))
+
+
 def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | None:
     owner = f'link [{link}]'
     pose = read_origin(ctx, el, f'<inertial> of {owner}', '')
     mass_el = first_child(el, 'mass')
     inertia_el = first_child(el, 'inertia')
-    if mass_el is None:
-        ctx.error(ErrorCode.URDF_INVALID, f'<inertial> of {owner} has no <mass>', el)
-    if inertia_el is None:
-        ctx.error(ErrorCode.URDF_INVALID, f'<inertial> of {owner} has no <inertia>', el)
     if mass_el is None or inertia_el is None:
-        return None
+        return _partial_inertial(ctx, el, owner, mass_el, pose)
     mass = read_float(ctx, mass_el, 'value', owner)
     values = [read_float(ctx, inertia_el, a, owner) for a in _INERTIA]
     if mass is None or any(v is None for v in values):

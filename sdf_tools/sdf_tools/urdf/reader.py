@@ -27,7 +27,7 @@ from sdf_tools.sdf.names import is_reserved_name
 from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
-from sdf_tools.urdf.conversion import check_converted
+from sdf_tools.urdf.conversion import check_converted, drop_massless_root, locked_joints
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -155,6 +155,23 @@ def _assemble(ctx: ReadContext, model: Model, links: list[Link],
         model.canonical_link = canonical
 
 
+def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
+                  joints: list[tuple[Joint, etree._Element]],
+                  link_elements: dict[str, etree._Element]) -> None:
+    """Apply what libsdformat's conversion does that changes the verdict or a joint's type.
+
+    Runs once the ``<gazebo>`` blocks are in ``model.extras`` (they name the joints).
+    """
+    elements = {j.name: el for j, el in joints}
+    for name in sorted(locked_joints(model)):
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'fixed joint [{name}] is named with disableFixedJointLumping: libsdformat '
+                 'makes it a revolute joint about its z axis locked by limits [0, 0] '
+                 '(preserveFixedJoint keeps it fixed)', elements.get(name))
+    if tree.roots and tree.roots[0] != 'world':
+        drop_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
+
+
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
     """Apply ``<pose>`` and ``<static>`` of reference-less ``<gazebo>`` blocks.
 
@@ -207,6 +224,7 @@ def read_urdf_root(root: etree._Element, file: str | None
         if c.tag not in KNOWN_EXTRAS:
             ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
                      f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
+    _as_converted(ctx, model, tree, joints, link_elements)
     return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
 
 

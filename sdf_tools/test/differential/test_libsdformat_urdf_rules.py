@@ -1,0 +1,73 @@
+"""URDF as libsdformat sees it: small robots that trip one rule each, judged by libsdformat 12.
+
+libsdformat converts a URDF with urdfdom before it validates it; these rules come from that
+conversion. Each robot is compared with the probe through ``compare_urdf`` (which replays
+the conversion's lumping and dropping), and the warning or error we give is asserted with
+its code and line.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
+
+from differential.reference import _normalise_ref, ours_report
+from differential.urdf_compare import compare_urdf
+
+DATA = Path(__file__).resolve().parents[1] / 'data' / 'urdf_rules'
+
+pytestmark = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
+
+# (file, libsdformat's verdict, (severity, code, line) we report)
+CASES = [
+    # urdfdom stops reading an <inertial> at a missing <inertia> (or <mass>): the mass read
+    # so far, zero inertia; a link of mass 0 is then dropped with its subtree
+    ('inertial_without_inertia.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 7)),
+    ('inertial_without_mass.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 7)),
+    # disableFixedJointLumping: a revolute joint locked by limits [0, 0]
+    ('disable_fixed_joint_lumping.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 9)),
+    # a massless root link takes the whole robot with it
+    ('massless_root.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 3)),
+    ('massless_single_link.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 3)),
+    # ... unless lumping its fixed children gives it mass
+    ('massless_root_lumped_mass.urdf', True, None),
+]
+
+
+@pytest.mark.parametrize('name, valid, said', CASES, ids=[c[0] for c in CASES])
+def test_urdf_rule_matches_libsdformat(name: str, valid: bool,
+                                       said: tuple[str, str, int] | None) -> None:
+    path = DATA / name
+    ours = ours_report(path)
+    ref = _normalise_ref(run_probe(path))
+    assert ref['valid'] is valid
+    assert ours['valid'] is valid, ours['errors']
+    if said is not None:
+        kind, code, line = said
+        assert (code, line) in {(d['code'], d['line']) for d in ours[kind]}, ours[kind]
+    diffs = compare_urdf(ours, ref)
+    assert not diffs, '\n'.join(diffs)
+
+
+def test_inertial_without_inertia_keeps_mass_and_zero_inertia() -> None:
+    ours = ours_report(DATA / 'inertial_without_inertia.urdf')
+    arm = next(link for link in ours['links'] if link['name'] == 'r::arm')
+    assert arm['mass'] == 2.0
+    assert arm['inertia'] == [0.0] * 6
+    assert arm['inertial_pose']['xyz'] == [0.0, 0.0, 1.5]
+
+
+def test_locked_joint_is_revolute_with_zero_limits_in_inspect() -> None:
+    ours = ours_report(DATA / 'disable_fixed_joint_lumping.urdf')
+    (joint,) = ours['joints']
+    assert joint['type'] == 'revolute'
+    assert (joint['limit']['lower'], joint['limit']['upper']) == (0.0, 0.0)
+
+
+def test_massless_root_says_why_and_how_to_fix() -> None:
+    ours = ours_report(DATA / 'massless_root.urdf')
+    (err,) = [e for e in ours['errors'] if e['code'] == 'MODEL_WITHOUT_LINK']
+    assert '[base]' in err['message']
+    assert 'Fix:' in err['message']
+    assert ours['links'] == [] and ours['joints'] == []
