@@ -322,6 +322,28 @@ def run_ours(path: Path, repeat: int, env: dict[str, str]) -> dict:
     }
 
 
+LXML_PARSE = '''
+import sys, time
+from lxml import etree
+t0 = time.perf_counter()
+tree = etree.parse(sys.argv[1])
+t1 = time.perf_counter()
+del tree
+print(t1 - t0)
+'''
+
+
+def run_lxml(path: Path, repeat: int, env: dict[str, str]) -> float:
+    """Best wall time of lxml's bare parse of ``path`` (fresh process each): any lxml-based
+    reader's floor, measured in the same run as ours so the ratio survives a noisy machine."""
+    best = math.inf
+    for _ in range(repeat):
+        proc = subprocess.run([sys.executable, '-c', LXML_PARSE, str(path)], env=env,
+                              capture_output=True, text=True, check=True)
+        best = min(best, float(proc.stdout.strip().splitlines()[-1]))
+    return best
+
+
 # ---------------------------------------------------------------------------------------------
 # ign sdf -k
 # ---------------------------------------------------------------------------------------------
@@ -550,6 +572,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f'[bench] N={n}: {path} ({size_mb:.1f} MB); ours x{args.repeat} ...',
                   file=sys.stderr, flush=True)
             ours = run_ours(path, args.repeat, env)
+            lxml_s = run_lxml(path, args.repeat, env)
             exp = count_expected(n)
             mismatch = {k: (ours[k], v) for k, v in exp.items() if ours[k] != v}
             ign = None
@@ -559,7 +582,8 @@ def main(argv: list[str] | None = None) -> int:
                       file=sys.stderr, flush=True)
                 ign = run_ign(path, args.repeat, args.ign_timeout, args.ign_max_rss_mb)
             row = {'n': n, 'links': n * LINKS_PER_MODEL, 'file_mb': size_mb, 'ours': ours,
-                   'ign': ign, 'count_mismatch': mismatch}
+                   'ign': ign, 'count_mismatch': mismatch, 'lxml_seconds': lxml_s,
+                   'lxml_ratio': ours['seconds'] / lxml_s}
             if ign is not None:
                 lower = ign['status'] != 'done'
                 row['speed_ratio'] = ign['seconds'] / ours['seconds']
@@ -630,6 +654,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f'  memory: peak resident set of the whole process (ours: VmHWM of the worker, which '
           f'includes ~{rows[0]["ours"]["baseline_mb"]:.0f} MB of interpreter + lxml/numpy/'
           f'transforms3d before loading; ign: /usr/bin/time -v max RSS)' if rows else '')
+
+    print()
+    print(f'lxml floor: etree.parse of the same file (best of {args.repeat}, fresh process, same run)')
+    for r in rows:
+        print(f'  N={r["n"]:>5}: lxml {_fmt_s(r["lxml_seconds"])} s; ours {_fmt_s(r["ours"]["seconds"])} s '
+              f'= {r["lxml_ratio"]:.1f} x lxml (parse + read + validate against the whole spec + resolve)')
 
     # Verdicts --------------------------------------------------------------------------------
     print()

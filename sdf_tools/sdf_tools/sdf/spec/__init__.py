@@ -63,6 +63,8 @@ class ElementSpec:
     required_children: tuple[ElementSpec, ...] = field(default=(), repr=False)
     # A value without attributes or children: checked inline by its parent (spec/check.py).
     leaf: bool = False
+    # The batch its texts join when it is a leaf of a plain kind (spec/check.py).
+    batch: str | None = None
     # Verdicts on texts of this element's value (without attributes): values are pure.
     verdicts: dict[str, bool] = field(default_factory=dict, repr=False)
 
@@ -114,7 +116,9 @@ def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
     spec.children = children
     spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
     spec.leaf = (spec.type is not None and not children and not spec.copy_data
-                 and spec.required != '-1')
+                 and spec.required != '-1' and not spec.required_attributes)
+    plain = spec.leaf and spec.bounds is None  # an empty required value fails the batch
+    spec.batch = spec.type if plain and spec.type in ('double', 'pose', 'vector3') else None
 
 
 def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], cid: str) -> ElementSpec:
@@ -131,4 +135,4 @@ def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], ci
     return ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
                        target.bounds, target.copy_data, target.attributes,
                        target.required_attributes, target.children, target.required_children,
-                       target.leaf)
+                       target.leaf, target.batch)

@@ -22,6 +22,8 @@ ancestor once.
 """
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
@@ -56,6 +58,36 @@ def _plain_floats(text: str, count: int) -> bool:
 
 
 _MAX_VERDICTS = 20_000
+
+# Plain values judged in bulk (check()): how many numbers each holds.
+_BATCHES = {'double': 1, 'vector3': 3, 'pose': 6}
+_NOT_NUMERIC = str.maketrans('', '', '0123456789.+-eE \t\n\r\x00')
+_BIG_EXPONENT = re.compile(r'[eE][+-]?[0-9]{3}')
+
+
+def _batch_ok(width: int, texts: list[str]) -> bool:
+    """Whether every text is ``width`` plain finite numbers (C-level loops only).
+
+    A token made of digits, point, sign and exponent that ``float()`` reads, at most
+    30 characters long with an exponent of at most two digits, is read whole and
+    finite by ``std::stod`` and by C++ stream extraction alike. False sends the
+    texts to the exact rules, one at a time.
+    """
+    n = len(texts)
+    joined = ' \x00 '.join(texts) + ' \x00'
+    if joined.translate(_NOT_NUMERIC) or _BIG_EXPONENT.search(joined):
+        return False
+    toks = joined.split()
+    if len(toks) != (width + 1) * n or toks[width::width + 1].count('\x00') != n:
+        return False
+    del toks[width::width + 1]
+    if max(map(len, toks)) > 30:
+        return False
+    try:
+        total = sum(map(float, toks))
+    except ValueError:
+        return False
+    return total - total == 0.0
 
 
 def _evaluate(spec: ElementSpec, text: str | None) -> bool:
@@ -93,8 +125,7 @@ def check_root(ctx: ReadContext, root: _Element) -> bool:
     World models already checked while the file was parsed are in
     ``ctx.spec_checked`` and are not walked again.
     """
-    checker = SpecChecker(ctx)
-    ok = checker.element(root, spec_for_version(ctx.version))
+    ok = SpecChecker(ctx).check(root, spec_for_version(ctx.version))
     if not ok:
         ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{root.tag}>', root)
         ctx.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
@@ -105,7 +136,7 @@ def check_root(ctx: ReadContext, root: _Element) -> bool:
 def check_world_model(ctx: ReadContext, el: _Element) -> None:
     """Check a model of a top-level world before the streaming reader drops its subtree."""
     spec = spec_for_version(ctx.version).children['world'].children['model']
-    ok = SpecChecker(ctx).element(el, spec)
+    ok = SpecChecker(ctx).check(el, spec)
     if not ok:
         ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{el.tag}>', el)
     ctx.spec_checked[el] = ok
@@ -127,6 +158,28 @@ class SpecChecker:
         self.skip: dict[_Element, bool] = ctx.spec_checked
         # Why an element failed, added to the "Error reading element" of that element.
         self.reasons: dict[_Element, str] = {}
+        # Texts of plain values waiting for their batch verdict (see check()).
+        self.batches: dict[str, list[str]] | None = None
+
+    def check(self, el: _Element, spec: ElementSpec) -> bool:
+        """Check ``el`` and its subtree; False when it fails (the caller reports it).
+
+        Plain values (doubles, poses, vectors) are judged in batches, one regular
+        expression over all their texts; if any batch fails, the subtree is checked
+        again one value at a time, which finds the culprits and reports them.
+        """
+        mark = len(self.ctx.diagnostics)
+        self.batches = {kind: [] for kind in _BATCHES}
+        try:
+            ok = self.element(el, spec)
+            batches = self.batches
+        finally:
+            self.batches = None
+        if all(_batch_ok(_BATCHES[kind], texts) for kind, texts in batches.items() if texts):
+            return ok
+        del self.ctx.diagnostics[mark:]
+        self.reasons.clear()
+        return self.element(el, spec)
 
     def element(self, el: _Element, spec: ElementSpec) -> bool:
         """Check ``el`` and its subtree; False when it fails (the caller reports it)."""
@@ -136,7 +189,12 @@ class SpecChecker:
         if spec.type is not None:
             text = el.text
             if spec.type == 'pose' and el.keys():
-                good = self._pose(el, spec, text)
+                if (self.batches is not None and text is not None and spec.batch is not None
+                        and el.get('rotation_format') is None and el.get('degrees') is None):
+                    self.batches['pose'].append(text)  # only relative_to: a plain pose
+                    good = True
+                else:
+                    good = self._pose(el, spec, text)
             else:
                 hit = spec.verdicts.get(text) if text is not None else None
                 good = _evaluate(spec, text) if hit is None else hit
@@ -145,6 +203,7 @@ class SpecChecker:
         if spec.copy_data or not len(el):
             return self._missing(el, spec, set()) and ok if spec.required_children else ok
         kids = spec.children
+        batches = self.batches
         seen: set[str] | None = set() if spec.required_children else None
         for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
             tag = c.tag
@@ -157,9 +216,12 @@ class SpecChecker:
                 continue
             if seen is not None:
                 seen.add(tag)
-            if cs.leaf and not c.keys() and not len(c) and not cs.required_attributes:
+            if cs.leaf and not c.keys() and not len(c):
                 # The common case, inline: a value element without attributes.
                 text = c.text
+                if cs.batch is not None and batches is not None and text is not None:
+                    batches[cs.batch].append(text)  # judged all at once in check()
+                    continue
                 hit = cs.verdicts.get(text) if text is not None else None
                 good = _evaluate(cs, text) if hit is None else hit
                 if not good:
