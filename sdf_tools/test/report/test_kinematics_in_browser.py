@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from differential.corpus import corpus, corpus_id
+from support.chromium import Browser
+
 from report.browser_checks import require_chromium
 from report.test_page_in_browser import write_page
-from support.chromium import Browser
 
 ROBOTS = ('pybullet_data/kuka_iiwa/model_free_base.urdf', 'pybullet_data/franka_panda/panda.urdf',
           'pybullet_data/r2d2.urdf')

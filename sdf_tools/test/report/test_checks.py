@@ -1,0 +1,194 @@
+"""Each check of the report, tripped by a model built for it (and a clean model tripping none)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from sdf_tools.report import Problem, build_report
+
+# A 0.2 m cube of 8 kg: 1000 kg/m^3, I = m (a^2 + a^2) / 12 on each axis.
+CUBE_I = 8.0 * (0.04 + 0.04) / 12.0
+BOX = '<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>'
+
+
+def inertial(mass: float = 8.0, ixx: float = CUBE_I, iyy: float = CUBE_I, izz: float = CUBE_I,
+             ixy: float = 0.0) -> str:
+    return (f'<inertial><mass>{mass}</mass><inertia><ixx>{ixx}</ixx><iyy>{iyy}</iyy><izz>{izz}</izz>'
+            f'<ixy>{ixy}</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>')
+
+
+def model(body: str, joint: str = '', static: bool = False) -> str:
+    return (f'<model name="m"><static>{str(static).lower()}</static>\n'
+            f'<link name="base">{inertial()}{BOX}</link>\n{body}\n{joint}</model>')
+
+
+def revolute(limit: str = '<limit><lower>-1</lower><upper>1</upper></limit>', xyz: str = '0 0 1',
+             kind: str = 'revolute') -> str:
+    return (f'<joint name="j" type="{kind}"><parent>base</parent><child>arm</child>'
+            f'<axis><xyz>{xyz}</xyz>{limit}</axis></joint>')
+
+
+def found(path: Path) -> list[Problem]:
+    return build_report(str(path), draw=False).checks.problems
+
+
+def about(path: Path, subject: str) -> dict[str, Problem]:
+    return {p.code: p for p in found(path) if p.subject == subject}
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+Writer = Callable[..., Path]
+
+
+def test_clean_model_has_no_finding(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>', revolute()))
+    assert build_report(str(path), draw=False).checks.failing == []
+
+
+def test_link_without_inertial_gets_gazebos_kilogram(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{BOX}</link>', revolute()))
+    p = about(path, 'm::arm')['MASSLESS_LINK']
+    assert p.severity == 'warning' and '1 kg' in p.message
+    assert (p.file, p.line) == (str(path), line_of(path, '<link name="arm">'))
+
+
+def test_link_of_mass_zero_is_massless(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial(0.0, 0, 0, 0)}{BOX}</link>', revolute()))
+    assert 'mass 0' in about(path, 'm::arm')['MASSLESS_LINK'].message
+
+
+def test_static_model_mass_is_not_checked(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{BOX}</link>', static=True))
+    assert 'MASSLESS_LINK' not in about(path, 'm::arm')
+
+
+def test_negative_mass(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial(-1.0)}{BOX}</link>', revolute()))
+    assert about(path, 'm::arm')['MASS_NOT_POSITIVE'].severity == 'error'
+
+
+def test_inertia_not_positive_definite(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial(ixx=-0.01)}{BOX}</link>', revolute()))
+    assert 'INERTIA_NOT_POSITIVE_DEFINITE' in about(path, 'm::arm')
+
+
+def test_inertia_off_diagonal_not_positive_definite(write_sdf: Writer) -> None:
+    # Every diagonal entry positive, but the tensor is not: ixy larger than ixx, iyy.
+    path = write_sdf(model(f'<link name="arm">{inertial(ixy=0.2)}{BOX}</link>', revolute()))
+    assert 'INERTIA_NOT_POSITIVE_DEFINITE' in about(path, 'm::arm')
+
+
+def test_triangle_inequality(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial(ixx=0.01, iyy=0.01, izz=0.05)}{BOX}</link>',
+                           revolute()))
+    codes = about(path, 'm::arm')
+    assert 'INERTIA_TRIANGLE_INEQUALITY' in codes and 'INERTIA_NOT_POSITIVE_DEFINITE' not in codes
+
+
+def test_defaulted_inertia(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm"><inertial><mass>8</mass></inertial>{BOX}</link>', revolute()))
+    assert 'DEFAULT_INERTIA' in about(path, 'm::arm')
+
+
+def test_density_implausible_for_the_collision_volume(write_sdf: Writer) -> None:
+    # 8000 kg in a 0.2 m cube: 1e6 kg/m^3.
+    path = write_sdf(model(f'<link name="arm">{inertial(8000.0, *(1000 * CUBE_I,) * 3)}{BOX}</link>',
+                           revolute()))
+    p = about(path, 'm::arm')['DENSITY_IMPLAUSIBLE']
+    assert '1e+06 kg/m^3' in p.message
+
+
+def test_inertia_implausible_for_the_collision_geometry(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial(8.0, 1.0, 1.0, 1.0)}{BOX}</link>', revolute()))
+    report = build_report(str(path), draw=False)
+    assert 'INERTIA_IMPLAUSIBLE' in about(path, 'm::arm')
+    # trace 3 against the filled cube's 3 * CUBE_I
+    assert report.checks.links[1]['inertia_ratio'] == pytest.approx(1.0 / CUBE_I, rel=1e-9)
+    assert report.checks.links[0]['inertia_ratio'] == pytest.approx(1.0, rel=1e-9)
+
+
+def test_zero_axis_listed_at_its_line(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>', revolute(xyz='0 0 0')))
+    p = next(p for p in found(path) if 'cannot be zero' in p.message)
+    assert (p.severity, p.file, p.line) == ('error', str(path), line_of(path, '<xyz>0 0 0</xyz>'))
+
+
+def test_zero_axis_in_urdf_listed_at_its_line(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(URDF_ARM.replace('<axis xyz="0 1 0"/>', '<axis xyz="0 0 0"/>'))
+    p = next(p for p in found(path) if 'cannot be zero' in p.message)
+    assert (p.severity, p.line) == ('error', line_of(path, '<axis xyz="0 0 0"/>'))
+
+
+def test_revolute_without_limits(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>', revolute(limit='')))
+    p = about(path, 'm::j')['JOINT_NO_LIMITS']
+    assert (p.file, p.line) == (str(path), line_of(path, '<joint name="j"'))
+
+
+def test_continuous_joint_needs_no_limits(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>', revolute(limit='', kind='continuous')))
+    assert about(path, 'm::j') == {}
+
+
+def test_reversed_limits(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>',
+                           revolute(limit='<limit><lower>1</lower><upper>-1</upper></limit>')))
+    assert 'JOINT_LIMITS_REVERSED' in about(path, 'm::j')
+
+
+def test_unresolved_mesh(write_sdf: Writer) -> None:
+    mesh = '<visual name="v"><geometry><mesh><uri>meshes/nowhere.stl</uri></mesh></geometry></visual>'
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}{mesh}</link>', revolute()))
+    p = about(path, 'm::arm')['MESH_UNRESOLVED']
+    assert 'meshes/nowhere.stl' in p.message and p.file == str(path) and p.line is not None
+
+
+def test_validation_errors_listed_with_file_and_line(write_sdf: Writer) -> None:
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}</link>',
+                           revolute().replace('<child>arm</child>', '<child>nothing</child>')))
+    probs = found(path)
+    errors = [p for p in probs if p.kind == 'file' and p.severity == 'error']
+    assert errors and all(p.file == str(path) and p.line for p in errors)
+    ranks = [{'error': 0, 'warning': 1, 'info': 2}[p.severity] for p in probs]
+    assert ranks == sorted(ranks)
+
+
+URDF_ARM = """<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="dummy"/>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="sensor_frame"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="dummy"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="dummy"/><child link="arm"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="fix" type="fixed"><parent link="base"/><child link="sensor_frame"/></joint>
+</robot>
+"""
+
+
+def test_urdf_massless_links_dropped_or_lumped(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text(URDF_ARM)
+    dummy = about(path, 'r::dummy')['MASSLESS_LINK']
+    assert dummy.severity == 'warning' and 'drops' in dummy.message and '[arm]' in dummy.message
+    assert dummy.line == line_of(path, '<link name="dummy"/>')
+    lumped = about(path, 'r::sensor_frame')['MASSLESS_LINK']
+    assert lumped.severity == 'info' and 'lumps it into [base]' in lumped.message
+    assert 'MASSLESS_LINK' not in about(path, 'r::arm')
+
+
+@pytest.mark.parametrize('severity', ['error', 'warning'])
+def test_strict_failing_holds_check_errors_and_warnings(write_sdf: Writer, severity: str) -> None:
+    body = (f'<link name="arm">{inertial(-1.0)}{BOX}</link>' if severity == 'error'
+            else f'<link name="arm">{BOX}</link>')
+    checks = build_report(str(write_sdf(model(body, revolute()))), draw=False).checks
+    assert any(p.severity == severity for p in checks.failing)
+    assert all(p.kind != 'file' and p.severity != 'info' for p in checks.failing)

@@ -1,0 +1,85 @@
+"""``sdf_tools report`` and ``check --strict`` from the command line."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sdf_tools.cli import main
+
+DEMO = Path(__file__).resolve().parents[2] / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+CLEAN = """<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="base">
+<inertial><mass>8</mass><inertia><ixx>0.0533333</ixx><iyy>0.0533333</iyy><izz>0.0533333</izz></inertia></inertial>
+<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model></sdf>
+"""
+MASSLESS = CLEAN.replace('</model>', '<link name="arm"/></model>')
+
+
+def test_page_is_self_contained(tmp_path: Path) -> None:
+    out = tmp_path / 'r.html'
+    assert main(['report', str(DEMO), '-o', str(out)]) == 0
+    html = out.read_text()
+    assert html.startswith('<!DOCTYPE html>')
+    # Nothing is fetched: no external script, style, image or font.
+    assert not re.search(r'<(script|link|img|iframe)[^>]+(src|href)=', html)
+    assert 'three.js authors' in html.lower() and 'GLTFLoader' in html
+    for name in ('rover::chassis', 'rover::arm::shoulder_link', 'rover::arm::forearm', 'rover::mast::mast'):
+        assert name in html
+
+
+def test_json_lists_the_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / 'm.sdf'
+    path.write_text(MASSLESS)
+    assert main(['report', str(path), '--json']) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data['counts']['links'] == 2 and data['failing'] == 1
+    massless = [p for p in data['problems'] if p['code'] == 'MASSLESS_LINK']
+    assert [(p['subject'], p['line']) for p in massless] == [('m::arm', 3)]
+    assert [row['name'] for row in data['links']] == ['m::base', 'm::arm']
+
+
+@pytest.mark.parametrize('text,strict,code', [
+    (CLEAN, True, 0), (MASSLESS, False, 0), (MASSLESS, True, 1)])
+def test_check_strict_fails_on_the_reports_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     text: str, strict: bool, code: int) -> None:
+    path = tmp_path / 'm.sdf'
+    path.write_text(text)
+    assert main(['check', str(path), *(['--strict'] if strict else [])]) == code
+    if code:
+        assert f'{path}:3: warning: [MASSLESS_LINK] m::arm' in capsys.readouterr().err
+
+
+def test_invalid_file_still_gets_a_page_listing_its_errors(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.sdf'
+    path.write_text(CLEAN.replace('</link>', '</link><joint name="j" type="fixed"><parent>base</parent>'
+                                  '<child>nowhere</child></joint>'))
+    out = tmp_path / 'r.html'
+    assert main(['report', str(path), '-o', str(out)]) == 1
+    html = out.read_text()
+    assert 'JOINT_CHILD_LINK_INVALID' in html and f'{path}:3' in html
+
+
+def test_massless_root_urdf_gets_a_page_naming_the_root(tmp_path: Path) -> None:
+    path = tmp_path / 'r.urdf'
+    path.write_text('<?xml version="1.0"?><robot name="r"><link name="base"/><link name="arm">'
+                    '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
+                    '</inertial></link><joint name="j" type="continuous"><parent link="base"/>'
+                    '<child link="arm"/></joint></robot>')
+    out = tmp_path / 'r.html'
+    assert main(['report', str(path), '-o', str(out)]) in (0, 1)
+    problems = out.read_text().split('id="problems"')[1].split('</section>')[0]
+    assert 'base' in problems and ('MASSLESS_LINK' in problems or 'MODEL_WITHOUT_LINK' in problems)
+
+
+def test_unreadable_file_gets_a_page_and_exit_2(tmp_path: Path) -> None:
+    path = tmp_path / 'bad.sdf'
+    path.write_text('<sdf version="1.9"><model name="m">')
+    out = tmp_path / 'r.html'
+    assert main(['report', str(path), '-o', str(out)]) == 2
+    assert 'XML_INVALID' in out.read_text()
+
+
+def test_report_needs_an_output(tmp_path: Path) -> None:
+    assert main(['report', str(DEMO)]) == 2
