@@ -20,15 +20,18 @@ had and keeps running.
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
+from builtin_interfaces.msg import Time as BuiltinTime
 from geometry_msgs.msg import TransformStamped
 from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rclpy.node import Node
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.serialization import deserialize_message
 from rclpy.subscription import Subscription
 from rclpy.time import Time
 from rclpy.timer import Timer
@@ -37,9 +40,10 @@ from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 from sdf_tools.ros.description import LoadedDescription, load_description
-from sdf_tools.ros.joint_states import JointStateMapper, PublishThrottle
+from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
 from sdf_tools.ros.spin import run_node
+from sdf_tools.ros.tf_fast_path import FastTfPath, rmw_speaks_cdr
 from sdf_tools.ros.tf_tree import TfTree
 from sdf_tools.transform import Transform
 
@@ -51,6 +55,11 @@ TF_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE)
 JOINT_STATES_QOS = QoSProfile(depth=100, reliability=ReliabilityPolicy.BEST_EFFORT,
                               durability=DurabilityPolicy.VOLATILE)
 ACTOR_FALLBACK_HZ = 20.0  # actor frames when publish_frequency is 0
+
+
+def fast_path_wanted() -> bool:
+    """Return True unless ``SDF_TOOLS_TF_FAST_PATH=0`` or the rmw does not speak CDR."""
+    return os.environ.get('SDF_TOOLS_TF_FAST_PATH', '1') != '0' and rmw_speaks_cdr()
 
 
 def fill(msg: TransformStamped, x: Transform) -> TransformStamped:
@@ -73,10 +82,18 @@ class DescriptionPublisher(Node):
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED)
         self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
-        self.create_subscription(JointState, 'joint_states', self._on_joint_states, JOINT_STATES_QOS)
+        # joint_states taken serialized (tf_fast_path) where the rmw's bytes are CDR as we read it
+        self._fast_ok = fast_path_wanted()
+        self.get_logger().info('joint_states -> /tf: ' + ('serialized fast path' if self._fast_ok
+                                                          else 'ordinary path'))
+        self.create_subscription(
+            JointState, 'joint_states',
+            self._on_joint_states_raw if self._fast_ok else self._on_joint_states,
+            JOINT_STATES_QOS, raw=self._fast_ok)
         self._logged: set[str] = set()
         self._tree: TfTree | None = None
         self._mapper: JointStateMapper | None = None
+        self._fast: FastTfPath | None = None
         self._throttle = PublishThrottle()
         self._moving_msgs: dict[tuple[str, str], TransformStamped] = {}
         self._topic_text: str | None = None
@@ -139,6 +156,7 @@ class DescriptionPublisher(Node):
             return False
         self._tree = loaded.tree
         self._mapper = JointStateMapper(loaded.tree)
+        self._fast = FastTfPath(self._mapper, self.params.frame_prefix) if self._fast_ok else None
         self._throttle = PublishThrottle()
         self._moving_msgs = {}
         if loaded.text is not None:
@@ -228,17 +246,45 @@ class DescriptionPublisher(Node):
         result = self._mapper.transforms(names, msg.position)
         for text in result.reports:
             self.get_logger().warning(text)
-        if result.edges:
+        self._publish_edges(result.edges, msg.header.stamp)
+        self._throttle.mark(names, stamp)
+
+    def _publish_edges(self, edges: list[Edge], stamp: object) -> None:
+        if edges:
             out = []
-            for parent, child, x in result.edges:
+            for parent, child, x in edges:
                 tf = self._moving_msgs.get((parent, child))
                 if tf is None:
-                    tf = self._stamped(parent, child, x, msg.header.stamp)
+                    tf = self._stamped(parent, child, x, stamp)
                     self._moving_msgs[(parent, child)] = tf
-                tf.header.stamp = msg.header.stamp
+                tf.header.stamp = stamp
                 out.append(fill(tf, x))
             self._tf_pub.publish(TFMessage(transforms=out))
-        self._throttle.mark(names, stamp)
+
+    def _on_joint_states_raw(self, data: bytes) -> None:
+        """The same as :meth:`_on_joint_states`, on serialized messages (tf_fast_path)."""
+        if self._fast is None:
+            return
+        msg = self._fast.parse(data)
+        if msg is None:  # not little-endian CDR: the ordinary way
+            self._on_joint_states(deserialize_message(data, JointState))
+            return
+        now = self.get_clock().now().nanoseconds
+        publish, moved_back = self._throttle.check(msg.names, msg.stamp_ns, now,
+                                                   self.params.publish_frequency,
+                                                   self.params.ignore_timestamp)
+        if moved_back:
+            self.get_logger().warning('Moved backwards in time, re-publishing joint transforms!')
+        if not publish:
+            return
+        out = self._fast.transforms(msg)
+        for text in out.reports:
+            self.get_logger().warning(text)
+        if out.serialized is not None:
+            self._tf_pub.publish(out.serialized)
+        else:
+            self._publish_edges(out.edges, BuiltinTime(sec=msg.sec, nanosec=msg.nanosec))
+        self._throttle.mark(msg.names, msg.stamp_ns)
 
     def _restart_actor_timer(self) -> None:
         if self._actor_timer is not None:

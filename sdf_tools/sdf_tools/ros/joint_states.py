@@ -79,7 +79,7 @@ class JointStateMapper:
             self._reported.add(key)
             out.reports.append(text)
 
-    def _lookup(self, raw: str) -> tuple[str | None, int]:
+    def lookup(self, raw: str) -> tuple[str | None, int]:
         """Return (joint_states name of the joint, axis index) for a name in a message."""
         name = raw if raw in self.moving else self.aliases.get(raw)
         if name is not None:
@@ -98,7 +98,7 @@ class JointStateMapper:
         extra: dict[tuple[str, int], float] = {}
         bad: set[str] = set()
         for raw, value in zip(names, positions, strict=True):
-            name, k = self._lookup(raw)
+            name, k = self.lookup(raw)
             if name is None:
                 if raw not in self.ignored:
                     self._report(out, ('unknown', raw),
