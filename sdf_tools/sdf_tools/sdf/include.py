@@ -12,12 +12,13 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Actor, Light, Model, Plugin
+from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.model import Actor, Document, Light, Model, Plugin
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.params import apply_params
 from sdf_tools.sdf.uris import model_file_in_dir, resolve_uri
 from sdf_tools.sdf.values import child, children, get_bool, parse_pose_element
-from sdf_tools.xmlsafe import to_xml
+from sdf_tools.xmlsafe import parse_file, to_xml
 
 Included = Model | Actor | Light
 
@@ -91,6 +92,20 @@ def _apply_overrides(ctx: ReadContext, inc: etree._Element, top: Included) -> In
     return top
 
 
+def _read_with_params(ctx: ReadContext, path: Path, params: etree._Element,
+                      stack: tuple[str, ...]) -> tuple[Document | None, list[Diagnostic]]:
+    """Read an included file after applying ``<experimental:params>`` to its top element."""
+    from sdf_tools.sdf.document import read_sdf_root  # see load_include
+
+    root, bad = parse_file(path)
+    if root is None:
+        return None, [bad] if bad else []
+    top = next((c for c in root if isinstance(c.tag, str)), None)
+    if top is not None:
+        apply_params(ctx, params, top)
+    return read_sdf_root(root, str(path), stack)
+
+
 def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:
     """Read the model, actor or light an ``<include>`` names (None on error)."""
     # Imported here: reading an included file is reading a document, which
@@ -105,7 +120,11 @@ def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:
         chain = ' -> '.join([*ctx.include_stack, key])
         ctx.error(ErrorCode.INCLUDE_CYCLE, f'include cycle: {chain}', inc)
         return None
-    doc, diags = read_sdf_file(path, include_stack=(*ctx.include_stack, key))
+    params = child(inc, 'experimental:params')
+    if params is None:
+        doc, diags = read_sdf_file(path, include_stack=(*ctx.include_stack, key))
+    else:
+        doc, diags = _read_with_params(ctx, path, params, (*ctx.include_stack, key))
     ctx.diagnostics.extend(diags)
     if doc is None or doc.format != 'sdf':
         ctx.error(ErrorCode.FILE_READ, f'Unable to read file[{path}]', inc)

@@ -47,6 +47,15 @@ INVALID = [
     ('include_dir_without_config.sdf', 'URI_LOOKUP', 5),
     # merge-include into a world is SDFormat 1.10+ (libsdformat 12 refuses it)
     ('world_merge_include_1_9.sdf', 'MERGE_INCLUDE_UNSUPPORTED', 4),
+    # <experimental:params> (ParamPassing.cc): each broken instruction, at its line
+    ('params_no_element_id.sdf', 'ATTRIBUTE_MISSING', 7),
+    ('params_bad_action.sdf', 'ATTRIBUTE_INVALID', 7),
+    ('params_unknown_id.sdf', 'ELEMENT_MISSING', 7),
+    ('params_trailing_colons.sdf', 'ATTRIBUTE_INVALID', 7),
+    ('params_bad_attribute.sdf', 'ATTRIBUTE_INVALID', 7),
+    ('params_child_without_action.sdf', 'ATTRIBUTE_MISSING', 8),
+    # libsdformat's lookup never finds a one-letter name at the start of an element_id
+    ('params_remove_add.sdf', 'ELEMENT_MISSING', 7),
 ]
 
 VALID = [
@@ -58,6 +67,10 @@ VALID = [
     'world_joint_in_1_9.sdf',
     # no libsdformat version checks a nested model's joint parent or axis frame
     'nested_joint_unchecked.sdf',
+    # <experimental:params> that libsdformat applies: the changed model is compared
+    'params_modify.sdf',
+    'params_add.sdf',
+    'params_replace_children.sdf',
 ]
 
 
@@ -127,3 +140,21 @@ def test_include_found_only_beside_the_file_is_said(tmp_path: Path) -> None:
     ours = ours_report(path)  # the working directory is not the file's
     assert ours['valid'], ours['errors']
     assert ('URI_LOOKUP', 5) in {(w['code'], w['line']) for w in ours['warnings']}
+
+
+def test_params_change_the_included_model() -> None:
+    ours = ours_report(DATA / 'params_modify.sdf')
+    tip = next(link for link in ours['links'] if link['name'] == 'arm::tip')
+    assert tip['pose']['xyz'] == [0.1, 0.2, 0.7]
+    base = next(link for link in ours['links'] if link['name'] == 'arm::base')
+    assert base['visuals'][0]['geometry'] == {'type': 'box', 'size': [1.0, 2.0, 3.0]}
+
+
+def test_params_add_of_an_existing_name_refused_by_both() -> None:
+    """libsdformat's duplicate check looks for ``::tip`` and misses: the link is added, and
+    the model then holds two links [tip] (DUPLICATE_NAME from the model, as here)."""
+    path = DATA / 'params_add_existing.sdf'
+    ours = ours_report(path)
+    assert 'DUPLICATE_NAME' in {e['code'] for e in ours['errors']}
+    diffs = differences(path)
+    assert not diffs, '\n'.join(diffs)
