@@ -73,9 +73,9 @@ class _ModelWriter:
             self._link(fl, names.take(fl.name), materials)
         self._frames()
         moving = [fl for fl in self.flat.links if not fl.static]
-        if moving and self.flat.joints:
-            UsdPhysics.ArticulationRootAPI.Apply(prim.GetPrim())
-        self._joints()
+        tree = self._joints()
+        if moving:
+            self._articulations(prim.GetPrim(), tree)
         self._self_collision(prim.GetPrim(), len(moving))
 
     def _link(self, fl: FlatLink, name: str, materials: PhysicsMaterials) -> None:
@@ -139,25 +139,50 @@ class _ModelWriter:
             keep_name(xf.GetPrim(), fr.scoped)
             set_pose(xf, pose)
 
-    def _joints(self) -> None:
+    def _joints(self) -> list[tuple[str, str]]:
+        """Write the joints; return the (parent, child) links of those in the articulation tree."""
+        tree: list[tuple[str, str]] = []
         if not self.flat.joints:
-            return
+            return tree
         scope = self.path.AppendChild('joints')
         UsdGeom.Scope.Define(self.stage, scope)
         site = JointSite(self.stage, self.flat, self.bodies, str(scope), self.report)
         commanded = (commanded_joints(self.flat.model)
                      if self.options.joint_drive_from_transmission else {})
         seen: set[str] = set()
+        parent_of: dict[str, str] = {}
         for j in self.flat.joints:
-            in_tree = j.child not in seen
+            in_tree = j.child not in seen and not _closes_cycle(parent_of, j.parent, j.child)
+            if in_tree and j.parent is not None and j.child is not None:
+                parent_of[j.child] = j.parent
             prim = write_joint(site, j, in_tree)
             if prim is None:
                 continue
-            if j.child is not None:
+            if j.child is not None and j.parent is not None:
                 seen.add(j.child)
+                if in_tree:
+                    tree.append((j.parent, j.child))
             interface = commanded.get(j.scoped, (None,))[0]
             write_drive(prim, j, interface, self.report)
             joint_losses(j, self.report)
+        return tree
+
+    def _articulations(self, model: Usd.Prim, tree: list[tuple[str, str]]) -> None:
+        """Apply ``ArticulationRootAPI``: on the model for one tree, on each tree's root otherwise.
+
+        A joint the graph cannot hold (a gearbox, a floating joint) can split a model
+        into several trees; an engine wants one root per articulation.
+        """
+        roots = articulation_roots(tree)
+        if len(roots) == 1:
+            UsdPhysics.ArticulationRootAPI.Apply(model)
+            return
+        for root in roots:
+            UsdPhysics.ArticulationRootAPI.Apply(self.stage.GetPrimAtPath(self.bodies[root]))
+        if roots:
+            self.report.add(ReportKind.REWRITTEN, f'model[{self.flat.name}]',
+                            f'{len(roots)} separate joint trees: one articulation root on each '
+                            f'tree\'s root link ({", ".join(roots)})', *where(self.flat.model.loc))
 
     def _self_collision(self, model: Usd.Prim, moving: int) -> None:
         m = self.flat.model
@@ -171,6 +196,34 @@ class _ModelWriter:
             self.report.add(ReportKind.APPROXIMATED, f'model[{m.name}]/self_collide',
                             'links with <self_collide> true are filtered with the rest of the '
                             'model (one collision group)', *where(m.loc))
+
+
+def _closes_cycle(parent_of: dict[str, str], parent: str | None, child: str | None) -> bool:
+    """Return whether a joint parent -> child would close a chain of parents into a cycle."""
+    seen: set[str] = set()
+    link = parent
+    while link is not None and link not in seen:
+        if link == child:
+            return True
+        seen.add(link)
+        link = parent_of.get(link)
+    return False
+
+
+def articulation_roots(tree: list[tuple[str, str]]) -> list[str]:
+    """Return the root link of each tree of (parent, child) joints (a child of the world)."""
+    parent = {c: p for p, c in tree}
+    roots: list[str] = []
+    for _, c in tree:
+        top, seen = c, {c}
+        while parent.get(top, WORLD) != WORLD and parent[top] in parent and parent[top] not in seen:
+            top = parent[top]
+            seen.add(top)
+        if parent.get(top) not in (None, WORLD):
+            top = parent[top]
+        if top not in roots:
+            roots.append(top)
+    return roots
 
 
 def _root(stage: Usd.Stage, plan: ExportPlan) -> list[tuple[FlatModel, Sdf.Path]]:
@@ -239,6 +292,9 @@ def convert_to_usd(result: LoadResult, options: ConversionOptions) -> Conversion
     plan = plan_export(result, options, report)
     if plan is None or report.errors:
         return ConversionResult(None, 'usd', report)
+    # Meshes are embedded as Mesh prims: where the output file goes does not matter to them.
+    report.entries = [e for e in report.entries
+                      if not (e.element.startswith('uri[') and 'relative to the input' in e.message)]
     stage = build_stage(plan, options, report)
     stage.GetRootLayer().documentation = _header(plan, report)
     return ConversionResult(stage.GetRootLayer().ExportToString(), 'usd', report)
