@@ -115,14 +115,16 @@ def _clean(xml: etree._Element) -> etree._Element:
     out = copy.deepcopy(xml)
     out.tail = None
     for attr in ('element_id', 'action'):
-        out.attrib.pop(attr, None)
+        if attr in out.attrib:
+            del out.attrib[attr]
     return out
 
 
 def _modify_attributes(ctx: ReadContext, xml: etree._Element, el: etree._Element) -> None:
     spec = _spec_by_tag().get(str(el.tag))
     declared = spec.attributes if spec is not None else {}
-    for attr, value in xml.attrib.items():
+    for key, value in xml.attrib.items():
+        attr = str(key)
         if attr in ('element_id', 'action'):
             continue
         if attr not in el.attrib and attr not in declared and ':' not in attr:
