@@ -3,7 +3,8 @@
 
 Generates a 50-joint URDF (a chain of revolute joints, every 10th fixed: 45
 move), and measures over DDS on loopback, in one run and with one listener
-process (a raw /tf subscription that only notes arrival time and stamp):
+process (a raw /tf subscription on rclpy's events executor that only notes arrival
+time and stamp):
 
 1. **ceiling, bare rclpy**: a process publishes one pre-built 45-transform
    ``TFMessage`` on /tf in a loop, as fast as it can (the message object, as
@@ -100,10 +101,18 @@ def listen(seconds: float, out: Path) -> int:
     from rclpy.qos import QoSProfile, ReliabilityPolicy
     qos = QoSProfile(depth=1000, reliability=ReliabilityPolicy.RELIABLE)
     node.create_subscription(TFMessage, '/tf', on_tf, qos, raw=True)
+    # the cheapest rclpy subscriber there is: the events executor where rclpy has it
+    from rclpy.executors import SingleThreadedExecutor
+
+    from sdf_tools.ros.spin import events_executor
+    factory = events_executor()
+    executor = factory() if factory is not None else SingleThreadedExecutor()
+    executor.add_node(node)
     out.with_suffix('.ready').write_text('')
     end = time.monotonic() + seconds
     while time.monotonic() < end:
-        rclpy.spin_once(node, timeout_sec=0.01)
+        executor.spin_once(timeout_sec=0.01)
+    executor.remove_node(node)
     out.write_text(json.dumps({'arrivals': arrivals, 'stamps': stamps}))
     node.destroy_node()
     rclpy.try_shutdown()

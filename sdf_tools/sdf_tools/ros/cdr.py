@@ -99,14 +99,15 @@ class StringsKey:
             pos += 4 + length
         self.size = end - offset
         self._keep = np.concatenate(keep)
-        self._bytes = np.frombuffer(data, dtype=np.uint8, count=self.size, offset=offset)[self._keep]
+        self._bytes = np.frombuffer(data, dtype=np.uint8, count=self.size, offset=offset)[
+            self._keep].tobytes()
 
     def found_at(self, data: bytes, offset: int) -> bool:
         """Return True if ``data`` holds the same strings at ``offset``."""
         if offset + self.size > len(data):
             return False
         here = np.frombuffer(data, dtype=np.uint8, count=self.size, offset=offset)
-        return bool(np.array_equal(here[self._keep], self._bytes))
+        return here[self._keep].tobytes() == self._bytes
 
 
 def _put_string(buf: bytearray, mask: bytearray, text: str) -> None:

@@ -114,11 +114,18 @@ class _Plan:
         self.batch = OneAxisBatch([mj for _, mj, _ in one])
         self.batch_q = np.array([q for _, _, q in one], dtype=np.intp)
         self.batch_rows = np.array([r for r, _, _ in one], dtype=np.intp)
+        # without mimic joints every value is a position: one gather
+        source = dict(zip(self.direct_dst.tolist(), self.direct_src.tolist(), strict=True))
+        self.batch_positions = (None if self.levels or self.multi else
+                                np.array([source[q] for q in self.batch_q.tolist()], dtype=np.intp))
         self.buffer = cdr.TfMessageBuffer([(prefix + p, prefix + c) for p, c in self.frames])
-        self.p_slots, self.q_slots = self.buffer.slots(range(len(rows)))
+        p_slots, q_slots = self.buffer.slots(range(len(rows)))
+        self.p_slots, self.q_slots = p_slots.T.copy(), q_slots.T.copy()  # as the values: (3|4, n)
 
     def compute(self, positions: Array) -> tuple[Array, Array]:
-        """Return translations (n, 3) and rotations (n, 4: w x y z) of the plan's rows."""
+        """Return translations (3, n) and rotations (4, n: w x y z) of the plan's rows."""
+        if self.batch_positions is not None:
+            return self.batch.transforms(positions[self.batch_positions])
         q = np.empty(self.q_size)
         q[self.direct_dst] = positions[self.direct_src]
         for dst, src, multiplier, offset in self.levels:
@@ -126,21 +133,21 @@ class _Plan:
         p_rows, q_rows = self.batch.transforms(q[self.batch_q])
         if not self.multi:
             return p_rows, q_rows
-        p_all, q_all = np.empty((len(self.frames), 3)), np.empty((len(self.frames), 4))
-        p_all[self.batch_rows], q_all[self.batch_rows] = p_rows, q_rows
+        p_all, q_all = np.empty((3, len(self.frames))), np.empty((4, len(self.frames)))
+        p_all[:, self.batch_rows], q_all[:, self.batch_rows] = p_rows, q_rows
         for row, mj, slot, more in self.multi:
             x = mj.transform(float(q[slot]), *(float(positions[i]) for i in more))
-            p_all[row], q_all[row] = x.p, x.q
+            p_all[:, row], q_all[:, row] = x.p, x.q
         return p_all, q_all
 
     def agrees(self, edges: list[Edge], p: Array, q: Array) -> bool:
         """Return True if ``(p, q)`` are exactly the ordinary path's ``edges``."""
         return [(a, b) for a, b, _ in edges] == self.frames and all(
-            Transform(tuple(p[i].tolist()), tuple(q[i].tolist())) == x
+            Transform(tuple(p[:, i].tolist()), tuple(q[:, i].tolist())) == x
             for i, (_, _, x) in enumerate(edges))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RawJointStates:
     """A parsed ``joint_states`` message (the throttle needs names and stamp before the work)."""
 
@@ -239,7 +246,7 @@ def rmw_speaks_cdr() -> bool:
     sample = TFMessage(transforms=[TransformStamped() for _ in frames])
     buf = cdr.TfMessageBuffer(frames)
     buf.write_stamp(7, 8)
-    p, q = np.arange(6.0).reshape(2, 3) + 0.5, np.arange(8.0).reshape(2, 4) - 0.25
+    p, q = np.arange(6.0).reshape(2, 3) + 0.5, np.arange(8.0).reshape(2, 4) - 0.25  # (n, 3|4)
     p_slots, q_slots = buf.slots([0, 1])
     buf.put(p_slots, p)
     buf.put(q_slots, q)
