@@ -53,8 +53,9 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
                    else escape(p.subject))
         rows.append(f'<tr class="{p.severity}"><td>{p.severity}</td><td><code>{p.code}</code></td>'
                     f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p)}</td></tr>')
-    return (head + '<table class="problems"><thead><tr><th></th><th>code</th><th>subject</th>'
-            '<th>what</th><th>where</th></tr></thead><tbody>' + ''.join(rows) + '</tbody></table>')
+    return (head + '<div class="scroll"><table class="problems"><thead><tr><th></th><th>code</th>'
+            '<th>subject</th><th>what</th><th>where</th></tr></thead><tbody>' + ''.join(rows)
+            + '</tbody></table></div>')
 
 
 def _worst(report: Report) -> dict[str, str]:

@@ -59,8 +59,12 @@ def _targets(counts: dict[str, int], budget: int) -> dict[str, int]:
 
 
 def _bare(mesh: trimesh.Trimesh, target: int) -> trimesh.Trimesh:
-    """The mesh's triangles only, decimated to about ``target`` faces."""
-    bare = trimesh.Trimesh(vertices=mesh.vertices, faces=mesh.faces, process=False)
+    """The mesh's triangles only, decimated to about ``target`` faces.
+
+    Vertices are merged first: a mesh read from a COLLADA or OBJ file often
+    repeats each vertex per face, and the decimation would tear it apart.
+    """
+    bare = trimesh.Trimesh(vertices=mesh.vertices, faces=mesh.faces, process=target < len(mesh.faces))
     if target < len(bare.faces):
         bare = bare.simplify_quadric_decimation(face_count=target)
     return bare

@@ -11,7 +11,7 @@ h3{font-size:13px;margin:6px 0 4px;color:#455}h2 small{font-weight:normal;color:
 table{border-collapse:collapse;font-size:12.5px}
 td,th{padding:3px 7px;border-bottom:1px solid #e4e8ec;text-align:left;vertical-align:top}
 th{background:#f1f4f7;position:sticky;top:0}
-.scroll{max-height:420px;overflow:auto;border:1px solid #e4e8ec}
+.scroll{max-height:360px;overflow:auto;border:1px solid #e4e8ec}
 table.problems{width:100%}.problems tr.error td:first-child{color:#c62828;font-weight:600}
 .problems tr.warning td:first-child{color:#b86e00;font-weight:600}
 .problems tr.info td:first-child{color:#5c8ab8}.problems .where{font-family:monospace}

@@ -48,8 +48,8 @@ function buildLinks() {
     g.visible = !!l.world;
     root.add(g);
     groups[i] = g;
-    visualMats[i] = new THREE.MeshStandardMaterial({color: 0xaab4be, flatShading: true,
-                                                     metalness: 0.1, roughness: 0.75});
+    visualMats[i] = new THREE.MeshStandardMaterial({color: 0xaab4be, flatShading: true, metalness: 0.1,
+                                                     roughness: 0.75, side: THREE.DoubleSide});
   });
 }
 
@@ -66,8 +66,21 @@ function sceneSize() {
   return box;
 }
 
+function linkUnit() {
+  // Markers are sized by a typical link (the median link's size), not by the
+  // whole scene: a world of many small robots keeps small markers.
+  const sizes = [];
+  groups.forEach(g => {
+    const box = new THREE.Box3().setFromObject(g);
+    if (!box.isEmpty()) sizes.push(box.getSize(new THREE.Vector3()).length());
+  });
+  sizes.sort((a, b) => a - b);
+  const median = sizes.length ? sizes[Math.floor(sizes.length / 2)] : size / 8;
+  return Math.max(Math.min(median, size / 8), size / 200);
+}
+
 function addMarkers() {
-  const s = size, masses = DATA.links.map(l => (l.inertial ? Math.abs(l.inertial.mass) : 0));
+  const s = linkUnit(), masses = DATA.links.map(l => (l.inertial ? Math.abs(l.inertial.mass) : 0));
   const mmax = Math.max(1e-9, ...masses);
   const comMat = new THREE.MeshStandardMaterial({color: 0x222222});
   const boxMat = new THREE.MeshBasicMaterial({color: 0x7b3fbf, transparent: true, opacity: 0.18,
@@ -75,10 +88,10 @@ function addMarkers() {
   const edgeMat = new THREE.LineBasicMaterial({color: 0x7b3fbf});
   DATA.links.forEach((l, i) => {
     const g = groups[i];
-    g.add(layer('triads', new THREE.AxesHelper(0.06 * s)));
+    g.add(layer('triads', new THREE.AxesHelper(0.5 * s)));
     const inl = l.inertial;
     if (!inl) return;
-    const r = 0.025 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.002 * s;
+    const r = 0.15 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.015 * s;
     g.add(layer('com', place(new THREE.Mesh(new THREE.SphereGeometry(r, 16, 12), comMat), inl.com)));
     if (inl.box) {
       const geo = new THREE.BoxGeometry(inl.box.size[0], inl.box.size[1], inl.box.size[2]);
@@ -94,12 +107,12 @@ function addMarkers() {
       const dir = new THREE.Vector3(a.xyz[0], a.xyz[1], a.xyz[2]).applyQuaternion(inv);
       if (dir.lengthSq() === 0) return;
       const arrow = new THREE.ArrowHelper(dir, new THREE.Vector3(j.local[0], j.local[1], j.local[2]),
-                                         0.1 * s, d ? 0x00a0a0 : 0xe0a000, 0.025 * s, 0.012 * s);
+                                         0.7 * s, d ? 0x00a0a0 : 0xe0a000, 0.18 * s, 0.09 * s);
       groups[j.child].add(layer('axes', arrow));
     });
   });
   DATA.frames.forEach(f => {
-    const obj = place(new THREE.AxesHelper(0.05 * s), f.local);
+    const obj = place(new THREE.AxesHelper(0.35 * s), f.local);
     (f.link >= 0 ? groups[f.link] : root).add(layer('frames', obj));
   });
 }
@@ -195,7 +208,7 @@ function fitCamera() {
   const box = sceneSize(), c = box.getCenter(new THREE.Vector3());
   size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
   camera.near = size / 1000; camera.far = size * 100;
-  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.55, 1.1).normalize().multiplyScalar(size * 0.9));
+  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.55, 1.1).normalize().multiplyScalar(size * 1.3));
   camera.lookAt(c);
   camera.updateProjectionMatrix();
   controls.target.copy(c);

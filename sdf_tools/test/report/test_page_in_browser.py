@@ -35,7 +35,7 @@ DEMO = PACKAGE / 'sdf_tools' / 'examples' / 'demo_world.sdf'
 #: 60-link humanoid and a 52-link robot whose meshes are decimated, an arm whose
 #: meshes are decimated, and an 82-link PR2.
 SAMPLE = (
-    'pybullet_data/franka_panda/panda.urdf',
+    'example-robot-data/panda_description/urdf/panda.urdf',
     'pybullet_data/r2d2.urdf',
     'pybullet_data/kuka_iiwa/kuka_world.sdf',
     'example-robot-data/talos_data/robots/talos_full_v2.urdf',
@@ -126,6 +126,59 @@ def test_real_robot_page(entry: RobotFile, browser: Browser, shots: Path, tmp_pa
     run = write_page(entry.path, out, entry.env)
     assert run.returncode in (0, 1), run.stderr  # 1: libsdformat finds errors; the page is written
     check_page(browser, out, entry.path, shots, corpus_id(entry).replace('/', '__'))
+
+
+def _world(n_models: int) -> str:
+    """A world of ``n_models`` two-joint arms on a grid; every tenth tip has no inertial."""
+    inertial = ('<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>'
+                '</inertia></inertial>')
+    shape = ('<visual name="v"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></visual>'
+             '<collision name="c"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></collision>')
+    models = []
+    for i in range(n_models):
+        links = ''.join(
+            f'<link name="{name}"><pose>0 0 {0.2 + 0.4 * k} 0 0 0</pose>'
+            f'{"" if name == "tip" and i % 10 == 0 else inertial}{shape}</link>'
+            for k, name in enumerate(('base', 'arm', 'tip')))
+        joints = ''.join(
+            f'<joint name="j{k}" type="revolute"><pose>0 0 -0.2 0 0 0</pose><parent>{p}</parent>'
+            f'<child>{c}</child><axis><xyz>0 1 0</xyz><limit><lower>-1.5</lower><upper>1.5</upper>'
+            '</limit></axis></joint>' for k, (p, c) in enumerate((('base', 'arm'), ('arm', 'tip'))))
+        models.append(f'<model name="arm_{i}"><pose>{i % 10} {i // 10} 0 0 0 0</pose>{links}{joints}</model>')
+    return f'<?xml version="1.0"?><sdf version="1.9"><world name="w">{"".join(models)}</world></sdf>'
+
+
+def test_large_world_page(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    """A world of 40 models and 120 links: small, readable, and every check holds."""
+    world = tmp_path / 'arms.sdf'
+    world.write_text(_world(40))
+    out = tmp_path / 'arms.html'
+    run = write_page(world, out, {})
+    assert run.returncode == 0, run.stderr
+    assert out.stat().st_size < 1_500_000
+    check_page(browser, out, world, shots, 'large_world')
+    assert browser.evaluate('document.querySelectorAll("#sliders input").length') == 80
+    assert browser.evaluate('document.querySelectorAll(".tree .node").length') == 120
+
+
+def test_tree_click_highlights_and_toggles_hide(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    out = tmp_path / 'demo.html'
+    assert write_page(DEMO, out, {}).returncode == 0
+    browser.open(out)
+    clip = view_clip(browser)
+    before = pixels(browser.screenshot(shots / 'demo_plain.png', clip))
+    browser.evaluate('document.querySelector(".tree .node[data-link=\'0\']")'
+                     '.dispatchEvent(new MouseEvent("click", {bubbles: true}))')
+    assert browser.evaluate('document.querySelector("#links-table tr[data-link=\'0\']")'
+                            '.classList.contains("sel")')
+    browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
+    lit = pixels(browser.screenshot(shots / 'demo_highlight.png', clip))
+    assert differing(before, lit) > 0
+    browser.evaluate('document.querySelector("input[data-layer=visual]").click()')
+    browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
+    hidden = pixels(browser.screenshot(shots / 'demo_no_visual.png', clip))
+    assert differing(lit, hidden) > 0
+    assert browser.console_errors() == []
 
 
 def test_sample_is_installed() -> None:
