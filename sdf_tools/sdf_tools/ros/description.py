@@ -30,6 +30,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult, load_file, load_string, without_read_summary
 from sdf_tools.ros.params import PublisherParams, resolve_description_file
 from sdf_tools.ros.tf_tree import TfTree, TreeOptions, build_tf_tree
+from sdf_tools.urdf.conversion import is_massless_root
 from sdf_tools.xmlsafe import parse_bytes
 
 
@@ -198,6 +199,8 @@ def _kinematic(d: Diagnostic, fmt: str) -> bool:
     """
     if d.code is ErrorCode.LINK_INERTIA_INVALID:
         return False
+    if fmt == 'urdf' and is_massless_root(d):
+        return False  # libsdformat drops a massless root link; every frame is still known
     return not (fmt == 'urdf' and d.code is ErrorCode.DUPLICATE_NAME)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.sdf.context import ReadContext
@@ -127,14 +127,27 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
                       'converts the URDF: Gazebo refuses the model', elements.get(old))
 
 
-def drop_massless_root(ctx: ReadContext, model: Model, root: str,
-                       element: etree._Element | None) -> None:
-    """Drop the whole model when its root link has no mass, as libsdformat does.
+MASSLESS_ROOT = 'root link ['  # how the massless-root error starts (see is_massless_root)
+
+
+def is_massless_root(d: Diagnostic) -> bool:
+    """Whether ``d`` is the error :func:`check_massless_root` gives.
+
+    Only libsdformat (and so Gazebo) refuses such a robot: its frames are all known (ROS
+    tools read it), and a conversion that gives massless links a mass repairs it.
+    """
+    return d.code is ErrorCode.MODEL_WITHOUT_LINK and d.message.startswith(MASSLESS_ROOT)
+
+
+def check_massless_root(ctx: ReadContext, model: Model, root: str,
+                        element: etree._Element | None) -> None:
+    """Refuse the robot, as libsdformat does, when its root link has no mass.
 
     libsdformat's URDF conversion skips a link without ``<inertial>`` or with mass
     0 (after fixed-joint lumping has added its fixed children's masses), together
     with its parent joint and everything below it. For the root link that is the
-    whole robot: the model is left without a link (``MODEL_WITHOUT_LINK``).
+    whole robot: the model is left without a link (``MODEL_WITHOUT_LINK``). Our
+    model keeps the links (every frame is still known to ROS tools).
     """
     links = {lk.name: lk for lk in model.links}
     if root not in links:
@@ -148,9 +161,8 @@ def drop_massless_root(ctx: ReadContext, model: Model, root: str,
     if summed is not None and summed.mass != 0.0:
         return
     ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
-              f'root link [{root}] has no mass (no <inertial>, or mass 0, also with its '
+              f'{MASSLESS_ROOT}{root}] has no mass (no <inertial>, or mass 0, also with its '
               'fixed children lumped in): libsdformat drops a massless link with everything '
-              'below it, so no link is left. Fix: give it an <inertial> with a positive mass '
-              '(`sdf_tools convert` to SDFormat gives it a reported default mass)', element)
-    model.links = []
-    model.joints = []
+              'below it, so no link is left and Gazebo refuses the robot. Fix: give it an '
+              '<inertial> with a positive mass (`sdf_tools convert` to SDFormat gives it a '
+              'reported small mass unless --massless-links drop|error)', element)

@@ -27,7 +27,7 @@ from sdf_tools.sdf.names import is_reserved_name
 from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
-from sdf_tools.urdf.conversion import check_converted, drop_massless_root, locked_joints
+from sdf_tools.urdf.conversion import check_converted, check_massless_root, locked_joints
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -169,7 +169,7 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
                  'makes it a revolute joint about its z axis locked by limits [0, 0] '
                  '(preserveFixedJoint keeps it fixed)', elements.get(name))
     if tree.roots and tree.roots[0] != 'world':
-        drop_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
+        check_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:

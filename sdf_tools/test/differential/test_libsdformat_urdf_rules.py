@@ -70,4 +70,24 @@ def test_massless_root_says_why_and_how_to_fix() -> None:
     (err,) = [e for e in ours['errors'] if e['code'] == 'MODEL_WITHOUT_LINK']
     assert '[base]' in err['message']
     assert 'Fix:' in err['message']
-    assert ours['links'] == [] and ours['joints'] == []
+    # our model keeps the links: every frame is known, only libsdformat drops them
+    assert {link['name'] for link in ours['links']} == {'r::base', 'r::arm'}
+    assert ours['errors'] == [err]
+
+
+def test_massless_root_converted_with_a_mass_loads_in_libsdformat(tmp_path: Path) -> None:
+    """Only libsdformat refuses the robot: converting it (default ``--massless-links lump``)
+    gives the root a reported mass, and libsdformat loads what we write."""
+    from sdf_tools.convert.api import convert_loaded
+    from sdf_tools.convert.options import ConversionOptions
+    from sdf_tools.load import load_file
+
+    result = convert_loaded(load_file(str(DATA / 'massless_root.urdf')), to='sdf',
+                            options=ConversionOptions())
+    assert result.text is not None, [str(d) for d in result.report.errors]
+    out = tmp_path / 'massless_root.sdf'
+    out.write_text(result.text)
+    assert run_probe(out)['valid'] is True
+    refused = convert_loaded(load_file(str(DATA / 'massless_root.urdf')), to='sdf',
+                             options=ConversionOptions(massless_links='error'))
+    assert refused.text is None

@@ -15,6 +15,7 @@ from sdf_tools.frames import build_model_graphs, resolve_pose
 from sdf_tools.model import Model
 from sdf_tools.transform import Transform
 from sdf_tools.urdf import read_urdf_file, read_urdf_root, sdf_shape_name
+from sdf_tools.urdf.conversion import is_massless_root
 
 DATA = Path(__file__).resolve().parents[1] / 'data' / 'urdf'
 ARM = DATA / 'arm.urdf'
@@ -393,10 +394,6 @@ ERROR_CASES: dict[str, tuple[str, ErrorCode, str, int]] = {
                                 '<joint name="cd" type="fixed"><parent link="c"/>'
                                 '<child link="d"/></joint>'),
                          ErrorCode.URDF_INVALID, '[heavy] is not a number', 6),
-    'missing inertia': (_robot('<link name="d"><inertial><mass value="1"/></inertial></link>',
-                               *_TREE, '<joint name="cd" type="fixed"><parent link="c"/>'
-                               '<child link="d"/></joint>'),
-                        ErrorCode.URDF_INVALID, '<inertial> of link [d] has no <inertia>', 5),
     'invalid inertia': (_robot('<link name="d"><inertial><mass value="1"/><inertia ixx="1" '
                                'ixy="0" ixz="0" iyy="1" iyz="0" izz="5"/></inertial></link>',
                                *_TREE, _rev('cd', 'c', 'd')),
@@ -614,7 +611,9 @@ def test_real_urdf_links_match_forward_kinematics(name: str) -> None:
     if path is None:
         pytest.skip(f'{name} is not in this pybullet_data')
     model, diags = _read(path)
-    assert _errors(diags) == []
+    # kuka's root link has mass 0: libsdformat (and so the reader) refuses the robot, yet
+    # every frame is known
+    assert [d for d in _errors(diags) if not is_massless_root(d)] == []
     g = build_model_graphs(model)
     fk_links, _ = forward_kinematics(path)
     for link in model.links:

@@ -23,6 +23,7 @@ diagnostics, errors first, in its report.
 from __future__ import annotations
 
 import copy
+from dataclasses import replace
 from pathlib import Path
 
 from sdf_tools.convert.model_options import apply_model_options
@@ -32,9 +33,10 @@ from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.convert.sdf.joint_types import mimic_as_custom
 from sdf_tools.convert.sdf.upgrade import SourceIndex, upgrade_model, upgrade_world
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
-from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model
+from sdf_tools.urdf.conversion import is_massless_root
 
 __all__ = ['convert_to_sdf']
 
@@ -44,7 +46,14 @@ def _refuse(result: LoadResult, options: ConversionOptions, report: ConversionRe
     problems = options.validate()
     for p in problems:
         report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
-    report.diagnostics.extend(sorted(result.diagnostics, key=lambda d: d.severity.value))
+    # A massless URDF root only libsdformat refuses; --massless-links lump or
+    # default-mass gives it a reported mass: alone, the error becomes a warning here.
+    repaired = (result.document is not None and result.document.format == 'urdf'
+                and options.massless_links in ('lump', 'default-mass')
+                and all(is_massless_root(d) for d in result.errors))
+    report.diagnostics.extend(
+        replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d) else d
+        for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
     if problems:
         return True
     if result.document is None or not result.usable:
@@ -52,7 +61,7 @@ def _refuse(result: LoadResult, options: ConversionOptions, report: ConversionRe
             report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read',
                                                  result.document.file if result.document else None))
         return True
-    return bool(result.errors)
+    return bool(result.errors) and not repaired
 
 
 def _all_models(doc: Document) -> list[Model]:
