@@ -14,6 +14,7 @@ and warnings of these checks.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from sdf_tools.errors import Severity
@@ -71,6 +72,8 @@ def _plausibility(entry: LinkEntry, index: int, shapes: ShapeSet, mass: float,
     if solid is None or mass <= 0:
         return {'density': None, 'inertia_ratio': None, 'plausible': None}, []
     density = mass / solid.volume
+    if not math.isfinite(density) or solid.trace_per_density <= 0:
+        return {'density': None, 'inertia_ratio': None, 'plausible': None}, []
     ratio = (inertia[0] + inertia[3] + inertia[5]) / (density * solid.trace_per_density)
     out: list[Problem] = []
     if not DENSITY_RANGE[0] <= density <= DENSITY_RANGE[1]:

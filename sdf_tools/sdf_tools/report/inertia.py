@@ -89,7 +89,10 @@ def solid_of(parts: Sequence[tuple[trimesh.Trimesh, np.ndarray]]) -> Solid | Non
         m = mesh.copy()
         m.apply_transform(matrix)
         if not m.is_watertight:
-            m = m.convex_hull
+            try:
+                m = m.convex_hull
+            except Exception:  # qhull refuses flat and degenerate point sets (raises its own types)
+                continue
         vol = abs(float(m.volume))
         if vol <= 0:
             continue

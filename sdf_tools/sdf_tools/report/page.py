@@ -95,7 +95,8 @@ def viewer_html(report: Report) -> str:
 def _data_json(report: Report) -> str:
     kin = dict(report.kin or {'links': [], 'joints': [], 'frames': [], 'order': []})
     nodes = report.scene.nodes if report.scene is not None else {}
-    kin['shapes'] = [{'node': nodes[i], 'link': s.link, 'kind': s.kind, 'plane': s.geometry == 'plane'}
+    kin['shapes'] = [{'node': nodes[i], 'link': s.link, 'kind': s.kind, 'plane': s.geometry == 'plane',
+                      'color': None if s.color is None else [round(c, 4) for c in s.color]}
                      for i, s in enumerate(report.shapes.shapes) if i in nodes]
     text = json.dumps(kin, separators=(',', ':'), allow_nan=False)
     return text.replace('<', '\\u003c')  # no "</script>" inside the element

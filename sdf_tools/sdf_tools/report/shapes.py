@@ -7,6 +7,7 @@ why (``problem``), so the report can list it instead of dropping it.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,8 @@ import numpy as np
 import trimesh
 from transforms3d.quaternions import quat2mat
 
-from sdf_tools.model import Collision, Visual
+from sdf_tools.model import Collision, Model, Visual
+from sdf_tools.report.colors import Rgba, named_materials, visual_color
 from sdf_tools.report.walk import LinkEntry
 from sdf_tools.sdf.uris import resolve_uri
 
@@ -42,6 +44,7 @@ class Shape:
     problem: str | None = None
     file: str | None = None
     line: int | None = None
+    color: Rgba | None = None
 
 
 @dataclass
@@ -70,13 +73,27 @@ def _plane(params: Json) -> trimesh.Trimesh:
     return box
 
 
+_DIMENSIONS = {'box': ('size',), 'sphere': ('radius',), 'cylinder': ('radius', 'length'),
+               'capsule': ('radius', 'length'), 'cone': ('radius', 'length'), 'ellipsoid': ('radii',),
+               'plane': ('size',)}
+
+
+def drawable(kind: str, p: Json) -> bool:
+    """Whether a primitive's sizes are finite and positive (a zero sphere has no triangles)."""
+    values: list[float] = []
+    for key in _DIMENSIONS.get(kind, ()):
+        v = p.get(key)
+        values += [float(x) for x in v] if isinstance(v, list) else [float(v)]  # type: ignore[arg-type]
+    return all(math.isfinite(v) and v > 0 for v in values)
+
+
 def primitive(kind: str, p: Json) -> trimesh.Trimesh | None:
     """Tessellate an SDFormat primitive, centred on its frame as SDFormat centres it."""
     mesh: trimesh.Trimesh | None = None
     if kind == 'box':
         mesh = trimesh.creation.box(extents=p['size'])
     elif kind == 'sphere':
-        mesh = trimesh.creation.icosphere(subdivisions=2, radius=p['radius'])
+        mesh = trimesh.creation.icosphere(subdivisions=3, radius=p['radius'])
     elif kind == 'cylinder':
         mesh = trimesh.creation.cylinder(radius=p['radius'], height=p['length'], sections=32)
     elif kind == 'capsule':
@@ -91,7 +108,7 @@ def _other_primitive(kind: str, p: Json) -> trimesh.Trimesh | None:
         out: trimesh.Trimesh = cone
         return out
     if kind == 'ellipsoid':
-        sphere: trimesh.Trimesh = trimesh.creation.icosphere(subdivisions=2, radius=1.0)
+        sphere: trimesh.Trimesh = trimesh.creation.icosphere(subdivisions=3, radius=1.0)
         sphere.apply_transform(np.diag([*(float(r) for r in p['radii']), 1.0]))
         return sphere
     if kind == 'plane':
@@ -107,6 +124,8 @@ def _load_mesh(path: Path) -> trimesh.Trimesh | str:
         return f'cannot read [{path}]: {type(exc).__name__}: {exc}'
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         return f'[{path}] holds no triangles'
+    if not np.isfinite(mesh.vertices).all():
+        return f'[{path}] has vertices that are not finite numbers'
     return mesh
 
 
@@ -130,11 +149,12 @@ def _mesh_shape(shape: Shape, params: Json, base: Path | None, out: ShapeSet) ->
 
 
 def _add(entry_index: int, item: Visual | Collision, item_json: Json, kind: str,
-         default_base: Path | None, out: ShapeSet) -> None:
+         default_base: Path | None, out: ShapeSet, colors: dict[str, Rgba]) -> None:
     g = item_json['geometry']
     loc = item.geometry.loc if item.geometry is not None and item.geometry.loc else item.loc
     shape = Shape(entry_index, kind, item.name, g['type'], np.eye(4),
-                  file=loc.file if loc else None, line=loc.line if loc else None)
+                  file=loc.file if loc else None, line=loc.line if loc else None,
+                  color=visual_color(item.extras, colors) if kind == 'visual' else None)
     out.shapes.append(shape)
     if item_json['pose'] is None:
         shape.problem = 'pose not resolved'
@@ -147,6 +167,9 @@ def _add(entry_index: int, item: Visual | Collision, item_json: Json, kind: str,
     params = {k: v for k, v in g.items() if k != 'type'}
     key = f'{g["type"]}:{sorted(params.items())!r}'
     if key not in out.meshes:
+        if not drawable(g['type'], params):
+            shape.problem = f'<{g["type"]}> has a zero, negative or infinite size: not drawn'
+            return
         mesh = primitive(g['type'], params)
         if mesh is None:
             shape.problem = f'<{g["type"]}> is not drawn'
@@ -159,11 +182,18 @@ def collect_shapes(links: list[LinkEntry], file: str | None) -> ShapeSet:
     """Return every visual and collision of ``links`` with its mesh."""
     out = ShapeSet()
     base = Path(file).parent if file else None
+    tables: dict[int, dict[str, Rgba]] = {}
+
+    def colors(model: Model) -> dict[str, Rgba]:
+        if id(model) not in tables:
+            tables[id(model)] = named_materials(model)
+        return tables[id(model)]
+
     for i, entry in enumerate(links):
         for kind, items, items_json in (
                 ('visual', entry.link.visuals, entry.data['visuals']),
                 ('collision', entry.link.collisions, entry.data['collisions'])):
             pairs: list[tuple[Visual | Collision, Json]] = list(zip(items, items_json, strict=True))
             for item, item_json in pairs:
-                _add(i, item, item_json, kind, base, out)
+                _add(i, item, item_json, kind, base, out, colors(entry.model))
     return out

@@ -13,7 +13,7 @@ VIEWER_JS = r"""
 'use strict';
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
 const LAYERS = {visual: [], collision: [], triads: [], axes: [], frames: [], com: [], inertia: []};
-const groups = [], base = [], visualMats = [];
+const groups = [], base = [], visualMats = [];  // visualMats[link]: that link's materials
 let renderer, scene, camera, controls, root, size = 1, dirty = true;
 const q = DATA.joints.map(j => j.axes.map(() => 0));
 
@@ -48,8 +48,7 @@ function buildLinks() {
     g.visible = !!l.world;
     root.add(g);
     groups[i] = g;
-    visualMats[i] = new THREE.MeshStandardMaterial({color: 0xaab4be, flatShading: true, metalness: 0.1,
-                                                     roughness: 0.75, side: THREE.DoubleSide});
+    visualMats[i] = [];
   });
 }
 
@@ -186,17 +185,26 @@ function buildSliders() {
 }
 
 function highlight(i) {
-  visualMats.forEach((m, k) => m.emissive.setHex(k === i ? 0xd04000 : 0x000000));
+  visualMats.forEach((mats, k) => mats.forEach(m => m.emissive.setHex(k === i ? 0xd04000 : 0x000000)));
   document.querySelectorAll('.sel').forEach(e => e.classList.remove('sel'));
   document.querySelectorAll('[data-link="' + i + '"]').forEach(e => e.classList.add('sel'));
   dirty = true;
+}
+
+function visualMaterial(s) {
+  const c = s.color || [0.67, 0.71, 0.75, 1];
+  const m = new THREE.MeshStandardMaterial({color: new THREE.Color(c[0], c[1], c[2]), flatShading: true,
+                                            metalness: 0.1, roughness: 0.75, side: THREE.DoubleSide,
+                                            transparent: c[3] < 1, opacity: c[3]});
+  visualMats[s.link].push(m);
+  return m;
 }
 
 function attachGeometry(gltf) {
   DATA.shapes.forEach(s => {
     const obj = gltf.scene.getObjectByName(s.node);
     if (!obj) { console.warn('shape node missing', s.node); return; }
-    const mat = s.kind === 'visual' ? visualMats[s.link]
+    const mat = s.kind === 'visual' ? visualMaterial(s)
       : new THREE.MeshBasicMaterial({color: 0xff7a00, transparent: true, opacity: 0.35, depthWrite: false});
     obj.traverse(o => { if (o.isMesh) o.material = mat; });
     obj.userData.plane = s.plane;

@@ -192,3 +192,12 @@ def test_strict_failing_holds_check_errors_and_warnings(write_sdf: Writer, sever
     checks = build_report(str(write_sdf(model(body, revolute()))), draw=False).checks
     assert any(p.severity == severity for p in checks.failing)
     assert all(p.kind != 'file' and p.severity != 'info' for p in checks.failing)
+
+
+def test_zero_size_shape_is_noted_not_drawn(write_sdf: Writer) -> None:
+    sphere = '<visual name="dot"><geometry><sphere><radius>0</radius></sphere></geometry></visual>'
+    path = write_sdf(model(f'<link name="arm">{inertial()}{BOX}{sphere}</link>', revolute()))
+    p = about(path, 'm::arm')['SHAPE_NOT_DRAWN']
+    assert p.severity == 'info' and 'visual [dot]' in p.message
+    report = build_report(str(path))
+    assert report.scene is not None and len(report.scene.nodes) == 2  # the two boxes only

@@ -50,3 +50,20 @@ def test_big_meshes_are_decimated_to_the_budget_and_reported(tmp_path: Path) -> 
     assert scene.decimated[0].after == scene.faces - 12
     back = trimesh.load(io.BytesIO(scene.glb), file_type='glb', force='scene')
     assert sum(len(g.faces) for g in back.geometry.values()) == scene.faces
+
+
+def test_visual_colours_from_sdf_and_named_urdf_materials(tmp_path: Path) -> None:
+    urdf = tmp_path / 'r.urdf'
+    urdf.write_text(
+        '<?xml version="1.0"?><robot name="r"><material name="blue"><color rgba="0 0 0.8 1"/></material>'
+        '<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
+        '</inertial><visual><geometry><box size="1 1 1"/></geometry><material name="blue"/></visual>'
+        '<visual><geometry><sphere radius="1"/></geometry><material name="x"><color rgba="1 0 0 0.5"/>'
+        '</material></visual><visual><geometry><sphere radius="2"/></geometry></visual></link></robot>')
+    shapes = build_report(str(urdf), draw=False).shapes.shapes
+    assert [s.color for s in shapes] == [(0.0, 0.0, 0.8, 1.0), (1.0, 0.0, 0.0, 0.5), None]
+    sdf = tmp_path / 'm.sdf'
+    sdf.write_text('<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="l"><visual name="v">'
+                   '<geometry><box><size>1 1 1</size></box></geometry><material><ambient>0 1 0 1</ambient>'
+                   '<diffuse>0.2 0.3 0.4 1</diffuse></material></visual></link></model></sdf>')
+    assert [s.color for s in build_report(str(sdf), draw=False).shapes.shapes] == [(0.2, 0.3, 0.4, 1.0)]
