@@ -5,7 +5,7 @@ Shared by the MJCF and USD exporters. ``package://``, ``model://``,
 (:func:`sdf_tools.sdf.uris.resolve_uri`), relative to the file that wrote
 the ``<mesh>``. A format the target cannot open (MuJoCo reads STL, OBJ and
 MSH; Collada ``.dae``, ``.ply``, glTF... it cannot) is converted with
-trimesh into a binary STL in a cache directory keyed by the source's path,
+trimesh into a Wavefront OBJ (positions and faces only) in a cache directory keyed by the source's path,
 size, modification time and scale-free content, so a second export reuses it.
 trimesh is imported only when a conversion is needed.
 """
@@ -24,7 +24,7 @@ CACHE_ENV = 'SDF_TOOLS_MESH_CACHE'
 #: The fewest vertices a converted mesh may have (MuJoCo's minimum for a mesh).
 MIN_VERTICES = 4
 #: Changes whenever what is written to the cache changes.
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -65,10 +65,10 @@ def _key(path: Path) -> str:
     return hashlib.sha256(text.encode('utf-8')).hexdigest()[:20]
 
 
-def convert_to_stl(found: MeshFile) -> MeshFile:
-    """Return ``found`` converted to binary STL with trimesh (cached), or why it cannot be."""
+def convert_to_obj(found: MeshFile) -> MeshFile:
+    """Return ``found`` converted to OBJ with trimesh (cached), or why it cannot be."""
     assert found.path is not None
-    target = cache_dir() / f'{found.path.stem}-{_key(found.path)}.stl'
+    target = cache_dir() / f'{found.path.stem}-{_key(found.path)}.obj'
     if target.is_file():
         return MeshFile(found.uri, target, converted_from=found.path)
     try:
@@ -83,18 +83,20 @@ def convert_to_stl(found: MeshFile) -> MeshFile:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(f'.{os.getpid()}.tmp')
-        tmp.write_bytes(mesh.export(file_type='stl'))
+        text = mesh.export(file_type='obj', include_normals=False, include_texture=False)
+        tmp.write_text(text if isinstance(text, str) else text.decode('utf-8'))
         os.replace(tmp, target)
     except OSError as err:
         return MeshFile(found.uri, None, f'cannot write the converted mesh [{target}]: {err}')
     return MeshFile(found.uri, target, converted_from=found.path)
 
 
-def is_ascii_stl(path: Path) -> bool:
-    """Return whether an ``.stl`` file is ASCII (MuJoCo and some engines read binary STL only).
+def stl_readable(path: Path, max_faces: int) -> bool:
+    """Return whether an ``.stl`` file is binary with at most ``max_faces`` triangles.
 
-    A binary STL is 84 bytes of header and count plus 50 bytes per triangle;
-    an ASCII one starts with ``solid`` and does not have that size.
+    MuJoCo reads binary STL only, of up to 200000 triangles. A binary STL is
+    84 bytes of header and count plus 50 bytes per triangle; an ASCII one
+    starts with ``solid`` and does not have that size.
     """
     try:
         with path.open('rb') as f:
@@ -103,6 +105,6 @@ def is_ascii_stl(path: Path) -> bool:
     except OSError:
         return False
     if len(head) < 84:
-        return head.lstrip().startswith(b'solid')
+        return False
     count = int.from_bytes(head[80:84], 'little')
-    return head.lstrip().startswith(b'solid') and size != 84 + 50 * count
+    return size == 84 + 50 * count and 0 < count <= max_faces

@@ -130,8 +130,8 @@ def _inertial(ex: ModelExport, fl: FlatLink, body: etree._Element, got: Inertial
     if write_inertial(body, got, x_li):
         ex.balance = True
         ex.report.add(ReportKind.APPROXIMATED, f'link[{fl.scoped}]/inertial', 'principal moments '
-                      'break the triangle inequality A + B >= C: MuJoCo balances them '
-                      '(balanceinertia)', *where(got.loc or fl.link.loc))
+                      'break the triangle inequality A + B >= C (or meet it only to rounding): '
+                      'MuJoCo balances them (balanceinertia)', *where(got.loc or fl.link.loc))
 
 
 def _geoms(ex: ModelExport, fl: FlatLink, body: etree._Element, weld: Weld) -> None:

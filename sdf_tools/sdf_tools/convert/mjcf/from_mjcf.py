@@ -16,6 +16,7 @@ from typing import Any
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
+    element_name,
     geoms,
     joints_of_body,
     link_of_body,
@@ -77,9 +78,9 @@ def _couplings(src: MjcfSource, joints: dict[str, Joint]) -> None:
         name = str(m.eq(e).name) or f'equality{e}'
         kind = _EQUALITY.get(int(m.eq_type[e]), 'other')
         coef = [float(v) for v in m.eq_data[e][:5]]
-        j1 = str(m.joint(int(m.eq_obj1id[e])).name) if kind == 'joint' else ''
-        j2 = str(m.joint(int(m.eq_obj2id[e])).name) if kind == 'joint' and m.eq_obj2id[e] >= 0 \
-            else ''
+        j1 = element_name(src, 'joint', int(m.eq_obj1id[e]), '') if kind == 'joint' else ''
+        j2 = (element_name(src, 'joint', int(m.eq_obj2id[e]), '')
+              if kind == 'joint' and m.eq_obj2id[e] >= 0 else '')
         if kind == 'joint' and j1 in joints and j2 and joints[j1].axis is not None \
                 and not any(coef[2:]):
             axis = joints[j1].axis
@@ -134,7 +135,7 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     sites(src, model)
     _couplings(src, {j.name: j for j in model.joints})
     _losses(src)
-    return Document(str(path), 'sdf', '1.9', model=model), src.report
+    return Document(str(path), 'sdf', '1.11', model=model), src.report
 
 
 def convert_mjcf_file(path: str, *, to: str, options: ConversionOptions
@@ -144,7 +145,7 @@ def convert_mjcf_file(path: str, *, to: str, options: ConversionOptions
     doc, report = read_mjcf(path)
     if doc is None:
         return ConversionResult(None, to, report), False
-    sdf = to_text(write_document(doc, WriteOptions(version='1.9')), [], path)
+    sdf = to_text(write_document(doc, WriteOptions(version='1.11')), [], path)  # 1.11: <mimic>
     loaded = load_string(sdf, path, options.xacro_args)
     # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
     loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]

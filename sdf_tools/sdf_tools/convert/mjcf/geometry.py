@@ -34,7 +34,7 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.convert.flatten import Namer
-from sdf_tools.convert.mesh_files import MeshFile, convert_to_stl, find_mesh, is_ascii_stl
+from sdf_tools.convert.mesh_files import MeshFile, convert_to_obj, find_mesh, stl_readable
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, pose_attrs, sub
 from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
@@ -42,7 +42,10 @@ from sdf_tools.transform import IDENTITY, Transform
 
 PLANE_THICKNESS = 0.01  # m
 MUJOCO_MESH_FORMATS = ('.stl', '.obj', '.msh')
+MUJOCO_STL_FACES = 200000  # MuJoCo's STL decoder refuses more triangles
 Shape = tuple[str, dict[str, str | None], Transform]  # geom type, attributes, offset
+# How many leading size numbers of each geom type must be positive.
+_SIZED = {'sphere': 1, 'capsule': 2, 'cylinder': 2, 'box': 3, 'ellipsoid': 3, 'plane': 0}
 
 
 @dataclass
@@ -116,8 +119,9 @@ def z_to(n: Sequence[float]) -> Transform:
 
 def _mesh(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
     found = find_mesh(g, None)
-    if found.path is not None and (found.path.suffix.lower() not in MUJOCO_MESH_FORMATS
-                                   or is_ascii_stl(found.path)):
+    suffix = found.path.suffix.lower() if found.path is not None else ''
+    if found.path is not None and (suffix not in MUJOCO_MESH_FORMATS or (
+            suffix == '.stl' and not stl_readable(found.path, MUJOCO_STL_FACES))):
         found = _converted(found, ctx, label, g.loc)
     if found.path is None:
         ctx.report.add(ReportKind.DROPPED, label, found.problem, *_at(g.loc))
@@ -131,10 +135,10 @@ def _mesh(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
 
 
 def _converted(found: MeshFile, ctx: GeomContext, label: str, loc: Loc | None) -> MeshFile:
-    got = convert_to_stl(found)
+    got = convert_to_obj(found)
     if got.path is not None:
         ctx.report.add(ReportKind.REWRITTEN, label, f'MuJoCo cannot read [{found.uri}] '
-                       '(it reads binary STL, OBJ and MSH): converted with trimesh to '
+                       '(it reads binary STL of up to 200000 triangles, OBJ and MSH): converted with trimesh to '
                        f'[{got.path}] (materials and textures are lost; Collada <unit> '
                        'scaling as trimesh applies it)', *_at(loc))
     return got
@@ -191,8 +195,22 @@ def _approximated(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
     return []
 
 
+def _positive(shape: Shape) -> bool:
+    size = shape[1].get('size')
+    return size is None or all(float(v) > 0 for v in size.split()[:_SIZED.get(shape[0], 3)])
+
+
 def shapes(g: Geometry | None, ctx: GeomContext, label: str, loc: Loc | None) -> list[Shape]:
-    """Return the MJCF geoms (type, attributes, offset) of one SDFormat geometry."""
+    """Return the MJCF geoms of one SDFormat geometry; a zero-sized one is dropped (reported)."""
+    got = _shapes(g, ctx, label, loc)
+    kept = [s for s in got if _positive(s)]
+    if len(kept) < len(got):
+        ctx.report.add(ReportKind.DROPPED, label, 'a size is zero or negative: MuJoCo refuses '
+                       'such a geom', *_at(g.loc if g is not None else loc))
+    return kept
+
+
+def _shapes(g: Geometry | None, ctx: GeomContext, label: str, loc: Loc | None) -> list[Shape]:
     if g is None or g.type == 'empty':
         ctx.report.add(ReportKind.DROPPED, label, 'empty geometry: nothing to write', *_at(loc))
         return []

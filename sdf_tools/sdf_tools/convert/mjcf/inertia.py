@@ -1,9 +1,11 @@
 """Link inertials as MJCF ``<inertial>``: mass, centre of mass and the full tensor in the body frame.
 
 The SDFormat tensor is about the centre of mass in the inertial frame; it is
-rotated into the link frame here (``R I R^T``) and written as
-``fullinertia`` (``diaginertia`` when the rotated tensor is diagonal), with
-no ``quat``: MuJoCo then finds the principal axes itself. A tensor whose
+written as Menagerie writes inertials, ``diaginertia`` with the ``quat`` of
+its principal axes (:mod:`~sdf_tools.convert.principal_inertia`): a diagonal
+tensor keeps its frame and numbers exactly, any other is diagonalised by
+numpy (to ~1e-16; MuJoCo's own solver for ``fullinertia`` stops near
+1e-12). A tensor whose
 principal moments break the triangle inequality (``A + B >= C``), which
 MuJoCo refuses, is written as is with ``<compiler balanceinertia="true">``
 and reported (MuJoCo then adjusts it).
@@ -25,13 +27,17 @@ from lxml import etree
 
 from sdf_tools.convert.flatten import FlatLink, where
 from sdf_tools.convert.massless import MASSLESS_EPS, default_inertial
-from sdf_tools.convert.mjcf.writer import num, nums, sub
+from sdf_tools.convert.mjcf.writer import num, nums, pose_attrs, sub
+from sdf_tools.convert.principal_inertia import principal
 from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Inertial
 from sdf_tools.transform import Transform
 
 #: MuJoCo's ``mjMINVAL``: a moving body's mass and principal moments must exceed it.
 MUJOCO_MINVAL = 1e-15
+# Moments that meet A + B >= C only to within rounding are balanced too (MuJoCo leaves a
+# valid tensor alone, so this only guards against a last-digit refusal).
+TRIANGLE_MARGIN = 1e-12
 Tensor = tuple[float, float, float, float, float, float]  # ixx ixy ixz iyy iyz izz (SDFormat)
 LIBSDFORMAT_DEFAULT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
 
@@ -59,24 +65,14 @@ def in_link_frame(tensor: Tensor, x_li: Transform) -> np.ndarray:
     return (out + out.T) / 2
 
 
-def breaks_triangle(m: np.ndarray) -> bool:
-    """Return whether the principal moments break ``A + B >= C`` (as MuJoCo checks it, loosely)."""
-    ev = np.sort(np.linalg.eigvalsh(m))
-    scale = max(float(abs(ev).max()), 1e-300)
-    return bool(ev[0] + ev[1] < ev[2] - 1e-12 * scale)
-
-
 def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) -> bool:
-    """Write ``<inertial>``; return True when the tensor needs ``balanceinertia``."""
-    m = in_link_frame(inertial.inertia, x_li)
-    off = (m[0, 1], m[0, 2], m[1, 2])
-    attrs: dict[str, str | None] = {'pos': nums(x_li.p), 'mass': num(inertial.mass)}
-    if any(v != 0.0 for v in off):
-        attrs['fullinertia'] = nums((m[0, 0], m[1, 1], m[2, 2], *off))
-    else:
-        attrs['diaginertia'] = nums((m[0, 0], m[1, 1], m[2, 2]))
-    sub(body, 'inertial', **attrs)
-    return inertial.mass > 0 and breaks_triangle(m)
+    """Write ``<inertial>`` (principal moments and axes); return True when it needs balancing."""
+    p = principal(inertial.inertia, x_li)
+    moments = tuple(max(m, 0.0) for m in p.moments)  # eigen-solver round-off below zero
+    sub(body, 'inertial', pos=nums(p.com), **{'quat': pose_attrs(Transform(q=p.axes))['quat']},
+        mass=num(inertial.mass), diaginertia=nums(moments))
+    a, b, c = sorted(moments)
+    return inertial.mass > 0 and a + b < c * (1 + TRIANGLE_MARGIN)
 
 
 def has_mass(fl: FlatLink, urdf: bool) -> bool:

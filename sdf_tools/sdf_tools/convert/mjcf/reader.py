@@ -68,21 +68,29 @@ class MjcfSource:
     lines: dict[tuple[str, str], int] = field(default_factory=dict)
     report: ConversionReport = field(default_factory=ConversionReport)
 
+    def line(self, tag: str, name: str) -> int | None:
+        """Return the line of element ``<tag name=...>`` (any tag of that name if none)."""
+        return self.lines.get((tag, name)) or self.lines.get(('*', name))
+
     def loc(self, tag: str, name: str) -> Loc:
-        return Loc(str(self.path), self.lines.get((tag, name)))
+        return Loc(str(self.path), self.line(tag, name))
 
     def where(self, tag: str, name: str) -> tuple[str, int | None]:
-        return str(self.path), self.lines.get((tag, name))
+        return str(self.path), self.line(tag, name)
 
 
 def source_lines(path: Path) -> dict[tuple[str, str], int]:
-    """Return (tag, name) -> line of every named element of the main file."""
+    """Return (tag, name) -> line of every named element of the main file (``*``: any tag)."""
     try:
         root = etree.parse(str(path)).getroot()
     except (OSError, etree.XMLSyntaxError):
         return {}
-    return {(str(el.tag), str(el.get('name'))): int(el.sourceline or 0)
-            for el in root.iter() if isinstance(el.tag, str) and el.get('name')}
+    out: dict[tuple[str, str], int] = {}
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.get('name') and el.sourceline:
+            out.setdefault((str(el.tag), str(el.get('name'))), int(el.sourceline))
+            out.setdefault(('*', str(el.get('name'))), int(el.sourceline))
+    return out
 
 
 def _t(pos: Any, quat: Any) -> Transform:
@@ -90,14 +98,20 @@ def _t(pos: Any, quat: Any) -> Transform:
     return Transform((float(pos[0]), float(pos[1]), float(pos[2])), (w, x, y, z))
 
 
-def _name(src: MjcfSource, kind: str, i: int, fallback: str) -> str:
-    got = getattr(src.model, kind)(i).name
-    return str(got) if got else fallback
+def element_name(src: MjcfSource, kind: str, i: int, fallback: str) -> str:
+    """Return an element's name, ``::`` (reserved in SDFormat names) written as ``__``."""
+    got = str(getattr(src.model, kind)(i).name or '')
+    if '::' in got:
+        src.report.add(ReportKind.RENAMED, f'{kind}[{got}]', f'named [{got.replace("::", "__")}]: '
+                       '"::" is reserved in SDFormat names', *src.where(kind, got))
+        got = got.replace('::', '__')
+    return got or fallback
 
 
 def body_name(src: MjcfSource, b: int) -> str:
     """Return the link name of body ``b`` (``body<b>`` when unnamed)."""
-    return _name(src, 'body', b, f'body{b}')
+    got = str(src.model.body(b).name or '')
+    return got.replace('::', '__') if got else f'body{b}'
 
 
 def _inertial(src: MjcfSource, b: int) -> Inertial:
@@ -109,7 +123,7 @@ def _inertial(src: MjcfSource, b: int) -> Inertial:
 
 def link_of_body(src: MjcfSource, b: int) -> Link:
     """Return the link of body ``b`` at its world pose at qpos0."""
-    name = body_name(src, b)
+    name = element_name(src, 'body', b, f'body{b}')
     world = _t(src.data.xpos[b], src.data.xquat[b])
     link = Link(name, RawPose(world), _inertial(src, b), loc=src.loc('body', name))
     if float(src.model.body_gravcomp[b]) == 1.0:
@@ -124,14 +138,14 @@ def velocity_limits(src: MjcfSource) -> dict[str, float]:
     for k in range(m.nnumeric):
         name = str(m.numeric(k).name)
         if name.startswith('velocity_limit:') and m.numeric_size[k] >= 1:
-            out[name[len('velocity_limit:'):]] = float(m.numeric_data[m.numeric_adr[k]])
+            out[name[len('velocity_limit:'):].replace('::', '__')] = float(m.numeric_data[m.numeric_adr[k]])
     return out
 
 
 def _axis(src: MjcfSource, j: int, velocity: dict[str, float]) -> JointAxis:
     m = src.model
     dof = m.jnt_dofadr[j]
-    name = _name(src, 'joint', j, f'joint{j}')
+    name = element_name(src, 'joint', j, f'joint{j}')
     a = JointAxis(tuple(float(v) for v in m.jnt_axis[j]))  # type: ignore[arg-type]
     if m.jnt_limited[j]:
         a.lower, a.upper = float(m.jnt_range[j][0]), float(m.jnt_range[j][1])
@@ -153,7 +167,7 @@ def _axis(src: MjcfSource, j: int, velocity: dict[str, float]) -> JointAxis:
 
 def _joint(src: MjcfSource, j: int, parent: str, child: str, velocity: dict[str, float]) -> Joint:
     m = src.model
-    name = _name(src, 'joint', j, f'joint{j}')
+    name = element_name(src, 'joint', j, f'joint{j}')
     jt = int(m.jnt_type[j])
     if jt == _BALL:
         kind = 'ball'
@@ -199,7 +213,7 @@ def geoms(src: MjcfSource, b: int, link: Link) -> None:
     for g in range(m.ngeom):
         if int(m.geom_bodyid[g]) != b:
             continue
-        name = _name(src, 'geom', g, f'geom{g}')
+        name = element_name(src, 'geom', g, f'geom{g}')
         geometry = _geometry(src, g, name)
         if geometry is None:
             continue
@@ -271,7 +285,7 @@ def sites(src: MjcfSource, model: Model) -> None:
     """Add each site as a ``<frame>`` attached to its body."""
     m = src.model
     for s in range(m.nsite):
-        name = _name(src, 'site', s, f'site{s}')
+        name = element_name(src, 'site', s, f'site{s}')
         b = int(m.site_bodyid[s])
         attached = '' if b == 0 else body_name(src, b)
         pose = RawPose(_t(m.site_pos[s], m.site_quat[s]), attached)

@@ -5,6 +5,7 @@ The skeleton every export fills (sections are dropped when empty)::
     <mujoco model="robot">
       <compiler angle="radian" autolimits="true" inertiafromgeom="false"/>
       <default>
+        <mesh inertia="shell"/>   (see below)
         <default class="visual"><geom group="2" contype="0" conaffinity="0"/></default>
         <default class="collision"><geom group="3"/></default>
       </default>
@@ -19,7 +20,11 @@ The skeleton every export fills (sections are dropped when empty)::
 ``inertiafromgeom="false"``: a body's mass and inertia are exactly the
 link's ``<inertial>``, never computed from its geoms. Numbers are written
 with Python's ``repr`` (the shortest text that reads back to the same
-double), so poses survive the trip to MuJoCo bit for bit.
+double), so poses survive the trip to MuJoCo bit for bit. Meshes default to
+``inertia="shell"``: their inertia is never used (the bodies' come from the
+links), and MuJoCo computes a volume inertia of every mesh unless told
+otherwise, refusing open or flat meshes (a cloth, a ground mesh) that Gazebo
+draws and collides with happily.
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ from lxml import etree
 
 from sdf_tools.transform import Transform
 
+TINY = 1e-300  # written as 0
 SECTIONS = ('compiler', 'option', 'default', 'asset', 'worldbody', 'contact', 'equality',
             'actuator', 'custom')
 
@@ -39,8 +45,8 @@ def num(x: float) -> str:
     x = float(x)
     if not math.isfinite(x):
         raise ValueError(f'cannot write the non-finite number {x!r} to MJCF')
-    if x == 0.0:
-        return '0'
+    if abs(x) < TINY:
+        return '0'  # MuJoCo's parser refuses subnormal numbers ("number is too large")
     text = repr(x)
     return text[:-2] if text.endswith('.0') else text
 
@@ -76,6 +82,7 @@ class MjcfDocument:
         sub(self.section('compiler'), 'compiler', angle='radian', autolimits='true',
             inertiafromgeom='false')
         default = self.section('default')
+        sub(default, 'mesh', inertia='shell')
         sub(sub(default, 'default', class_='visual'), 'geom', group='2', contype='0',
             conaffinity='0')
         sub(sub(default, 'default', class_='collision'), 'geom', group='3')

@@ -17,7 +17,7 @@ import mujoco
 import numpy as np
 
 from sdf_tools.convert.flatten import FlatModel, flatten, pose_in_link
-from sdf_tools.convert.mjcf.inertia import in_link_frame
+from sdf_tools.convert.mjcf.inertia import composite
 from sdf_tools.convert.report import ConversionReport
 from sdf_tools.load import LoadResult
 from sdf_tools.transform import IDENTITY, Transform
@@ -74,7 +74,8 @@ def _pose_error(t: Transform, pos: Any, mat: np.ndarray) -> float:
                float(np.abs(_rot(t.q) - mat).max()))
 
 
-def _link_pose(c: Checked, m: Any, d: Any, name: str, want: Transform) -> bool:
+def _link_pose(c: Checked, m: Any, d: Any, name: str, want: Transform) -> int:
+    """Compare a link's world pose with its body's (or site's); return the body id (-1: none)."""
     b = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, name)
     if b >= 0:
         err = _pose_error(want, d.xpos[b], _rot(d.xquat[b]))
@@ -82,19 +83,20 @@ def _link_pose(c: Checked, m: Any, d: Any, name: str, want: Transform) -> bool:
         s = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SITE, name)
         if s < 0:
             c.problems.append(f'link [{name}]: no body or site of that name')
-            return False
+            return -1
         err = _pose_error(want, d.site_xpos[s], d.site_xmat[s].reshape(3, 3))
+        b = int(m.site_bodyid[s])
     c.bodies += 1
     if err > TOL:
         c.problems.append(f'link [{name}]: world pose off by {err:.3g}')
-    return b >= 0
+    return b
 
 
 def _joint(c: Checked, m: Any, d: Any, flat: FlatModel, j: Any, root: Transform,
            prefix: str) -> None:
     jid = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, prefix + j.name)
-    if jid < 0 or m.jnt_type[jid] not in (mujoco.mjtJoint.mjJNT_HINGE,
-                                          mujoco.mjtJoint.mjJNT_SLIDE) or j.axes[0] is None:
+    moving = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
+    if jid < 0 or int(m.jnt_type[jid]) not in moving or j.axes[0] is None:
         return
     x_wj = root * flat.world_pose(j.vid)
     axis = np.asarray(x_wj.rotate(j.axes[0]))
@@ -106,23 +108,36 @@ def _joint(c: Checked, m: Any, d: Any, flat: FlatModel, j: Any, root: Transform,
         c.problems.append(f'joint [{j.name}]: world anchor/axis off by {err:.3g}')
 
 
-def _mass(c: Checked, m: Any, flat: FlatModel, fl: Any, name: str, urdf: bool) -> None:
-    i = fl.link.inertial
-    if i is None or i.mass <= 1e-6:
-        return  # defaults and massless policies are checked against the report
-    b = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, name)
-    x_li = pose_in_link(flat, fl, i.pose)
-    want = in_link_frame(i.inertia, x_li)
-    r = _rot(m.body_iquat[b])
-    got = r @ np.diag(m.body_inertia[b]) @ r.T
-    scale = max(float(np.abs(want).max()), 1e-300)
-    c.masses += 1
-    if abs(m.body_mass[b] - i.mass) > TOL * max(1.0, i.mass):
-        c.problems.append(f'link [{name}]: mass {m.body_mass[b]!r}, want {i.mass!r}')
-    elif float(np.abs(got - want).max()) > INERTIA_RTOL * scale:
-        c.problems.append(f'link [{name}]: inertia off by {float(np.abs(got - want).max()):.3g}')
-    elif float(np.abs(m.body_ipos[b] - np.asarray(x_li.p)).max()) > TOL:
-        c.problems.append(f'link [{name}]: centre of mass off')
+def _masses(c: Checked, m: Any, flat: FlatModel, groups: dict[int, list[Any]],
+            prefix: str) -> None:
+    """Compare each body's mass, centre of mass and inertia with its source links'.
+
+    A body holds its link and the massless-or-light links folded into it as sites
+    (URDF preparation lumps them as libsdformat does), so the reference is the
+    combination of those links' inertials, in the body frame.
+    """
+    for b, links in groups.items():
+        name = m.body(b).name
+        body_fl = flat.link(name[len(prefix):])
+        parts = []
+        for fl in links:
+            i = fl.link.inertial
+            if i is not None and i.mass > 0:
+                parts.append((i, flat.rel(body_fl.vid, fl.vid) * pose_in_link(flat, fl, i.pose)))
+        mass, want = composite(parts)
+        if mass <= 1e-6:
+            continue  # defaults and massless policies are checked against the report
+        com = sum(i.mass * np.asarray(x.p) for i, x in parts) / mass
+        r = _rot(m.body_iquat[b])
+        got = r @ np.diag(m.body_inertia[b]) @ r.T
+        scale = max(float(np.abs(want).max()), 1e-300)
+        c.masses += 1
+        if abs(m.body_mass[b] - mass) > TOL * max(1.0, mass):
+            c.problems.append(f'body [{name}]: mass {m.body_mass[b]!r}, want {mass!r}')
+        elif float(np.abs(got - want).max()) > INERTIA_RTOL * scale:
+            c.problems.append(f'body [{name}]: inertia off by {float(np.abs(got - want).max()):.3g}')
+        elif float(np.abs(m.body_ipos[b] - com).max()) > TOL:
+            c.problems.append(f'body [{name}]: centre of mass off')
 
 
 def check_export(text: str, loaded: LoadResult, *, root: Transform = IDENTITY,
@@ -131,13 +146,16 @@ def check_export(text: str, loaded: LoadResult, *, root: Transform = IDENTITY,
     m, d = compile_mjcf(text)
     c = Checked()
     flats = source_flats(loaded, model)
-    urdf = loaded.document is not None and loaded.document.format == 'urdf'
     for flat in flats:
         prefix = f'{flat.name}::' if len(flats) > 1 else ''
+        groups: dict[int, list[Any]] = {}
         for fl in flat.links:
-            is_body = _link_pose(c, m, d, prefix + fl.name, root * flat.world_pose(fl.vid))
-            if is_body and fl.name not in balanced:
-                _mass(c, m, flat, fl, prefix + fl.name, urdf)
+            b = _link_pose(c, m, d, prefix + fl.name, root * flat.world_pose(fl.vid))
+            if b > 0:
+                groups.setdefault(b, []).append(fl)
+        skip = {b for b, fls in groups.items() if any(fl.name in balanced for fl in fls)
+                or flat.link(m.body(b).name[len(prefix):]) is None}
+        _masses(c, m, flat, {b: g for b, g in groups.items() if b not in skip}, prefix)
         for j in flat.joints:
             _joint(c, m, d, flat, j, root, prefix)
     return c

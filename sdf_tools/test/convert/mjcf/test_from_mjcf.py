@@ -1,0 +1,206 @@
+"""MJCF -> SDFormat/URDF through mujoco.MjSpec, and round trips through MJCF.
+
+* SDF -> MJCF -> SDF and URDF -> MJCF -> URDF keep every link (and frame) pose,
+  each joint's type, world axis and limits, and each link's mass and inertia
+  (1e-9), on our own test models and on generated ones (hypothesis, the
+  generators of ``test_roundtrip``);
+* the import reports what MJCF has and SDFormat does not (actuators,
+  tendons, equalities other than joint couplings);
+* bad MJCF is a clear error, never a traceback.
+"""
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, note, settings
+from hypothesis.errors import InvalidArgument
+
+from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
+from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
+from sdf_tools.convert.api import convert_file
+from sdf_tools.convert.flatten import pose_in_link
+from sdf_tools.convert.mjcf.from_mjcf import convert_mjcf_file
+from sdf_tools.convert.mjcf.inertia import in_link_frame
+from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.load import LoadResult, load_string
+from sdf_tools.transform import Transform
+
+DATA = Path(__file__).resolve().parents[2] / 'data'
+UNLIMITED = 1e15
+SEP = '__'
+# Joint types MJCF writes as several joints (each checked by the kinematics tests).
+SEVERAL = ('universal', 'revolute2', 'screw', 'planar', 'floating', 'gearbox')
+# Each example compiles a model in MuJoCo twice: fewer examples than the other round trips.
+MJCF_SETTINGS = settings(SETTINGS, max_examples=30)
+
+
+def _kind(jt: str, lower: float, upper: float) -> str:
+    if jt == 'revolute' and not (-UNLIMITED < lower and upper < UNLIMITED):
+        return 'continuous'  # an unlimited revolute joint is a continuous one
+    return jt
+
+
+def _diff(a: Transform, b: Transform) -> float:
+    q = b.q if sum(x * y for x, y in zip(a.q, b.q, strict=True)) >= 0 else tuple(-c for c in b.q)
+    return max(max(abs(x - y) for x, y in zip(a.p, b.p, strict=True)),
+               max(abs(x - y) for x, y in zip(a.q, q, strict=True)))
+
+
+def facts(loaded: LoadResult) -> dict[str, dict[str, Any]]:
+    """Links and frames (world pose, mass, inertia), joints by child link (type, axis, limits)."""
+    flat = source_flats(loaded)[0]
+    places = {fl.name.replace('::', SEP): flat.world_pose(fl.vid) for fl in flat.links}
+    places.update({fr.name.replace('::', SEP): flat.world_pose(fr.vid) for fr in flat.frames})
+    masses = {}
+    for fl in flat.links:
+        i = fl.link.inertial
+        if i is not None and i.mass > 0:
+            x = pose_in_link(flat, fl, i.pose)
+            masses[fl.name.replace('::', SEP)] = (i.mass, x.p, in_link_frame(i.inertia, x))
+    joints = {}
+    for j in flat.joints:
+        if j.child is None or j.joint.type in SEVERAL:
+            continue
+        a = j.joint.axis
+        lower, upper = (a.lower, a.upper) if a is not None else (-1e16, 1e16)
+        axis = None
+        if a is not None and j.axes[0] is not None and j.joint.type != 'ball':
+            v = np.asarray(flat.world_pose(j.vid).rotate(j.axes[0]))
+            axis = v / np.linalg.norm(v)
+        kind = _kind(j.joint.type, lower, upper)
+        limited = kind in ('revolute', 'prismatic') and -UNLIMITED < lower and upper < UNLIMITED
+        joints[j.child.replace('::', SEP)] = (kind, axis, (lower, upper) if limited else None)
+    return {'places': places, 'masses': masses, 'joints': joints}
+
+
+def compare(first: dict[str, dict[str, Any]], last: dict[str, dict[str, Any]]) -> None:
+    """Everything of ``first`` is in ``last`` within 1e-9."""
+    missing = first['places'].keys() - last['places'].keys()
+    assert not missing, f'lost in the round trip: {sorted(missing)}'
+    worst = {n: _diff(p, last['places'][n]) for n, p in first['places'].items()}
+    assert max(worst.values()) <= TOL, worst
+    for name, (mass, com, tensor) in first['masses'].items():
+        m2, com2, t2 = last['masses'][name]
+        assert abs(mass - m2) <= TOL * max(1, mass), name
+        assert np.abs(np.asarray(com) - np.asarray(com2)).max() <= TOL, name
+        assert np.abs(tensor - t2).max() <= INERTIA_RTOL * max(np.abs(tensor).max(), 1e-300), name
+    for child, (kind, axis, limits) in first['joints'].items():
+        if kind == 'fixed':
+            continue  # MJCF welds the body: any joint name, same pose (checked above)
+        got = last['joints'].get(child)
+        assert got is not None and got[0] == kind, (child, kind, got)
+        if axis is not None:
+            assert np.abs(axis - got[1]).max() <= TOL, child
+        assert limits == got[2] or (limits is not None and got[2] is not None and max(
+            abs(x - y) for x, y in zip(limits, got[2], strict=True)) <= TOL), child
+
+
+def _note(text: str) -> None:
+    """Record ``text`` for a failing hypothesis example (a no-op in a plain test)."""
+    try:
+        note(text)
+    except InvalidArgument:
+        pass
+
+
+def _through_mjcf(loaded: LoadResult, to: str, tmp: Path) -> LoadResult:
+    exported = convert_to_mjcf(loaded, ConversionOptions())
+    assert exported.ok, [str(e) for e in exported.report.errors]
+    _note(exported.text or '')
+    path = tmp / 'model.xml'
+    path.write_text(exported.text or '')
+    back, usable = convert_mjcf_file(str(path), to=to, options=ConversionOptions())
+    assert usable and back.ok, [str(e) for e in back.report.errors]
+    _note(back.text or '')
+    again = load_string(back.text or '', str(tmp / f'back.{to}'))
+    assert again.valid, [str(d) for d in again.errors]
+    return again
+
+
+@MJCF_SETTINGS
+@given(sdf_models())
+def test_sdf_mjcf_sdf_keeps_poses_joints_and_inertias(text: str) -> None:
+    loaded = load_string(text, 'gen.sdf')
+    with tempfile.TemporaryDirectory() as tmp:
+        compare(facts(loaded), facts(_through_mjcf(loaded, 'sdf', Path(tmp))))
+
+
+@MJCF_SETTINGS
+@given(urdf_robots())
+def test_urdf_mjcf_urdf_keeps_poses_joints_and_inertias(text: str) -> None:
+    loaded = load_string(text, 'gen.urdf')
+    with tempfile.TemporaryDirectory() as tmp:
+        compare(facts(loaded), facts(_through_mjcf(loaded, 'urdf', Path(tmp))))
+
+
+@pytest.mark.parametrize('name', ['sdf/joints_all.sdf', 'sdf/v1_7_nested.sdf',
+                                  'convert_urdf/arm_offsets.sdf', 'urdf/arm.urdf',
+                                  'convert/joint_kinds.urdf'])
+def test_own_models_survive_the_round_trip(name: str, tmp_path: Path) -> None:
+    loaded = load_string((DATA / name).read_text(), str(DATA / name))
+    to = 'urdf' if name.endswith('.urdf') else 'sdf'
+    compare(facts(loaded), facts(_through_mjcf(loaded, to, tmp_path)))
+
+
+MJCF_EXTRAS = """<mujoco model="extras">
+  <compiler angle="degree"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="5 5 0.1"/>
+    <body name="arm" pos="0 0 1" euler="0 0 90">
+      <joint name="hinge" type="hinge" axis="1 0 0" range="-45 45"/>
+      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
+      <site name="tip" pos="0.5 0 0"/>
+      <body name="b2" pos="0.5 0 0">
+        <joint name="j2" axis="0 1 0"/>
+        <geom type="box" size="0.1 0.1 0.1"/>
+      </body>
+    </body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="hinge" coef="1"/></fixed></tendon>
+  <equality><joint name="couple" joint1="j2" joint2="hinge" polycoef="0 2 0 0 0"/>
+    <connect name="c" body1="arm" body2="b2" anchor="0 0 0"/></equality>
+  <actuator><motor name="m" joint="hinge"/></actuator>
+</mujoco>
+"""
+
+
+def test_import_maps_joints_sites_couplings_and_reports_the_rest(tmp_path: Path) -> None:
+    path = tmp_path / 'extras.xml'
+    path.write_text(MJCF_EXTRAS)
+    opts = ConversionOptions(sdf_version='1.11')  # <mimic> is SDFormat 1.11
+    result, usable = convert_mjcf_file(str(path), to='sdf', options=opts)
+    assert usable and result.ok, [str(e) for e in result.report.errors]
+    loaded = load_string(result.text or '', str(tmp_path / 'out.sdf'))
+    doc = loaded.document
+    assert doc is not None and doc.model is not None
+    hinge = next(j for j in doc.model.joints if j.name == 'hinge')
+    assert hinge.type == 'revolute' and hinge.axis is not None
+    assert math.isclose(hinge.axis.lower, -math.pi / 4, abs_tol=1e-12)
+    j2 = next(j for j in doc.model.joints if j.name == 'j2')
+    assert j2.axis is not None and j2.axis.mimic_joint == 'hinge' and j2.axis.mimic_multiplier == 2
+    assert [f.name for f in doc.model.frames] == ['tip']
+    dropped = {e.element for e in result.report.entries if e.kind.value == 'dropped'}
+    assert {'tendon[t]', 'actuator[m]', 'equality[c]'} <= dropped
+    lines = {e.element: e.line for e in result.report.entries}
+    assert lines['actuator[m]'] == MJCF_EXTRAS.splitlines().index(
+        '  <actuator><motor name="m" joint="hinge"/></actuator>') + 1
+
+
+@pytest.mark.parametrize('text', ['<mujoco><worldbody><body><joint type="nope"/></body>'
+                                  '</worldbody></mujoco>', '<mujoco><worldbody>', 'not xml',
+                                  '<mujoco><worldbody><geom type="mesh" mesh="missing"/>'
+                                  '</worldbody></mujoco>'])
+def test_bad_mjcf_is_a_clear_error(text: str, tmp_path: Path) -> None:
+    path = tmp_path / 'bad.xml'
+    path.write_text(text)
+    result = convert_file(path, to='sdf', output_path=tmp_path / 'out.sdf',
+                          options=ConversionOptions())
+    assert not result.ok
+    assert any(d.file == str(path) or str(path) in d.message for d in result.report.errors)
+    assert not (tmp_path / 'out.sdf').exists()
