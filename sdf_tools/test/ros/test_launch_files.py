@@ -41,8 +41,16 @@ def _nodes(module: ModuleType, args: dict[str, str]) -> list[launch_ros.actions.
     return out
 
 
-def test_description_launch_starts_the_publisher_and_rviz(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_description_launch_starts_the_publisher_and_rviz(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
     monkeypatch.setattr('ament_index_python.packages.get_package_share_directory', lambda p: '/share')
+    # rviz:=true is refused unless rviz2 is installed: an install prefix that has it.
+    (tmp_path / 'share/ament_index/resource_index/packages').mkdir(parents=True)
+    (tmp_path / 'share/ament_index/resource_index/packages/rviz2').write_text('')
+    (tmp_path / 'lib/rviz2').mkdir(parents=True)
+    (tmp_path / 'lib/rviz2/rviz2').write_text('#!/bin/sh\n')
+    (tmp_path / 'lib/rviz2/rviz2').chmod(0o755)
+    monkeypatch.setenv('AMENT_PREFIX_PATH', str(tmp_path))
     nodes = _nodes(load('description.launch.py'),
                    {'description_file': str(DATA / 'urdf' / 'arm.urdf'), 'rviz': 'true'})
     assert [n.node_executable for n in nodes] == ['description_publisher', 'rviz2']
@@ -51,3 +59,23 @@ def test_description_launch_starts_the_publisher_and_rviz(monkeypatch: pytest.Mo
 def test_convert_launch_starts_the_converter() -> None:
     nodes = _nodes(load('convert.launch.py'), {})
     assert [n.node_executable for n in nodes] == ['converter']
+
+
+def test_description_launch_with_rviz_but_no_rviz2_starts_nothing(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from sdf_tools.ros.launch_logic import LaunchArgumentError
+    monkeypatch.setattr('ament_index_python.packages.get_package_share_directory', lambda p: '/share')
+    monkeypatch.setenv('AMENT_PREFIX_PATH', str(tmp_path))
+    with pytest.raises(LaunchArgumentError, match='rviz2 is not installed'):
+        _nodes(load('description.launch.py'),
+               {'description_file': str(DATA / 'urdf' / 'arm.urdf'), 'rviz': 'true'})
+
+
+def test_description_launch_passes_only_the_arguments_given(tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr('ament_index_python.packages.get_package_share_directory', lambda p: '/share')
+    params = tmp_path / 'p.yaml'
+    params.write_text('description_publisher:\n  ros__parameters:\n    description_file: '
+                      f'{DATA / "urdf" / "arm.urdf"}\n    robot_description_format: sdf\n')
+    nodes = _nodes(load('description.launch.py'), {'params_file': str(params)})
+    assert [n.node_executable for n in nodes] == ['description_publisher']
