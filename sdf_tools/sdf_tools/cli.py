@@ -13,7 +13,8 @@ from sdf_tools.convert.command import main as convert_main
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
-from sdf_tools.report.command import add_report_command, print_problem, run_report, strict_failures
+from sdf_tools.report.command import add_report_command, print_problem, strict_failures
+from sdf_tools.report.command import main as report_main
 from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
 from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
 from sdf_tools.transform import Transform
@@ -89,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ['convert']:
         # Its own parser: xacro arguments may come after the options there.
         return convert_main(args[1:])
+    if args[:1] == ['report']:
+        return report_main(args[1:])  # its own parser too, for the same reason
     parser = argparse.ArgumentParser(prog='sdf_tools',
                                      description='Read SDFormat, URDF and xacro as libsdformat does.')
     sub = parser.add_subparsers(dest='command', required=True)
@@ -119,8 +122,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if xargs is None:
         print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)
         return EXIT_UNUSABLE
-    if ns.command == 'report':
-        return run_report(ns, xargs)
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:
         json.dump(inspect_result(result, ns.file), sys.stdout, indent=1, allow_nan=False)

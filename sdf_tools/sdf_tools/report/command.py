@@ -19,10 +19,33 @@ if TYPE_CHECKING:
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
 
+HELP = 'write one self-contained HTML page: the model in 3D, its tree, tables and problems'
+
+
 def add_report_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``report`` to the CLI's subcommands."""
-    p = sub.add_parser('report', help='write one self-contained HTML page: the model in 3D, '
-                       'its tree, tables and problems')
+    """Add ``report`` to the CLI's subcommands (for ``sdf_tools -h``; :func:`main` parses it)."""
+    _arguments(sub.add_parser('report', help=HELP))
+
+
+def main(argv: list[str]) -> int:
+    """Run ``sdf_tools report ARGV``: options and ``name:=value`` in any order."""
+    parser = argparse.ArgumentParser(prog='sdf_tools report', description=HELP)
+    _arguments(parser)
+    try:
+        ns = parser.parse_intermixed_args(argv)
+    except SystemExit as exc:
+        return EXIT_UNUSABLE if exc.code else EXIT_VALID
+    xacro_args: dict[str, str] = {}
+    for item in ns.args:
+        if ':=' not in item:
+            print('sdf_tools report: arguments after FILE must be name:=value', file=sys.stderr)
+            return EXIT_UNUSABLE
+        key, value = item.split(':=', 1)
+        xacro_args[key] = value
+    return run_report(ns, xacro_args)
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('file', help='SDFormat, URDF or xacro file, or a model directory')
     p.add_argument('-o', '--output', help='the HTML file to write')
     p.add_argument('--json', action='store_true', help='print the checks as one JSON object')

@@ -83,3 +83,11 @@ def test_unreadable_file_gets_a_page_and_exit_2(tmp_path: Path) -> None:
 
 def test_report_needs_an_output(tmp_path: Path) -> None:
     assert main(['report', str(DEMO)]) == 2
+
+
+def test_xacro_arguments_after_the_options(tmp_path: Path, data_dir: Path) -> None:
+    out = tmp_path / 'r.html'
+    xacro = data_dir / 'urdf' / 'two_link.urdf.xacro'
+    assert main(['report', str(xacro), '-o', str(out), 'prefix:=left_']) in (0, 1)
+    assert 'left_' in out.read_text()
+    assert main(['report', str(xacro), '-o', str(out), 'prefix']) == 2
