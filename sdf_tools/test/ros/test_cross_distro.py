@@ -12,7 +12,6 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -93,8 +92,8 @@ def wait_log(node: KiltedNode, fragment: str, timeout: float = 60.0) -> bool:
 
 
 @pytest.fixture
-def node_log(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path / 'kilted.log'
+def node_log(tmp_path: Path) -> Path:
+    return tmp_path / 'kilted.log'
 
 
 def test_jazzy_client_calls_the_kilted_converter(kilted: None, ros: None, node_log: Path) -> None:
