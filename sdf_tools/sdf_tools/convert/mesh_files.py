@@ -84,7 +84,7 @@ def convert_to_obj(found: MeshFile) -> MeshFile:
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_suffix(f'.{os.getpid()}.tmp')
         text = mesh.export(file_type='obj', include_normals=False, include_texture=False)
-        tmp.write_text(text if isinstance(text, str) else text.decode('utf-8'))
+        tmp.write_text(str(text))
         os.replace(tmp, target)
     except OSError as err:
         return MeshFile(found.uri, None, f'cannot write the converted mesh [{target}]: {err}')

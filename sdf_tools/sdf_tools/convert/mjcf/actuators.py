@@ -66,7 +66,7 @@ def write_actuators(doc: MjcfDocument, source: Model, joints: dict[str, tuple[st
         mjcf_name, joint = got
         sub(doc.section('actuator'), _TAGS[kind], name=mjcf_name, joint=mjcf_name,
             **_ranges(kind, joint))
-        gain = {'position': ' with MuJoCo\'s default kp=1', 'velocity': ' with MuJoCo\'s '
+        gain = {'position': " with MuJoCo's default kp=1", 'velocity': " with MuJoCo's "
                 'default kv=1'}.get(kind, '')
         report.add(ReportKind.ASSUMED, f'joint[{name}]/drive', f'commanded through the {kind} '
                    f'interface: <{_TAGS[kind]}> actuator{gain} (joint_drive_from_transmission)',

@@ -110,10 +110,11 @@ def _settle_inertials(ex: ModelExport) -> dict[str, Inertial | None]:
 def _link_losses(ex: ModelExport, fl: FlatLink, body: etree._Element) -> None:
     link: Link = fl.link
     label = f'link[{fl.scoped}]'
-    for item in [*link.sensors, *link.lights]:
-        what = 'sensor' if item in link.sensors else 'light'
-        ex.report.add(ReportKind.DROPPED, f'{label}/{what}[{item.name}]',
-                      f'{what} of type [{item.type}]: not exported to MJCF', *where(item.loc))
+    lost = [('sensor', s.name, s.type, s.loc) for s in link.sensors]
+    lost += [('light', x.name, x.type, x.loc) for x in link.lights]
+    for what, name, kind, loc in lost:
+        ex.report.add(ReportKind.DROPPED, f'{label}/{what}[{name}]',
+                      f'{what} of type [{kind}]: not exported to MJCF', *where(loc))
     if not link.gravity:
         body.set('gravcomp', '1')
         ex.report.add(ReportKind.REWRITTEN, label, 'gravity off: gravcomp="1" (MuJoCo cancels '

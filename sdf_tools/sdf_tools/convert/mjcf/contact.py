@@ -39,9 +39,7 @@ def _at(loc: Loc | None) -> tuple[str | None, int | None]:
 
 def _leaves(el: etree._Element, path: str = '') -> list[tuple[str, str]]:
     out = []
-    for child in el:
-        if not isinstance(child.tag, str):
-            continue
+    for child in el.iterchildren(etree.Element):
         here = f'{path}/{child.tag}' if path else child.tag
         if len(child):
             out += _leaves(child, here)

@@ -138,9 +138,9 @@ def _converted(found: MeshFile, ctx: GeomContext, label: str, loc: Loc | None) -
     got = convert_to_obj(found)
     if got.path is not None:
         ctx.report.add(ReportKind.REWRITTEN, label, f'MuJoCo cannot read [{found.uri}] '
-                       '(it reads binary STL of up to 200000 triangles, OBJ and MSH): converted with trimesh to '
-                       f'[{got.path}] (materials and textures are lost; Collada <unit> '
-                       'scaling as trimesh applies it)', *_at(loc))
+                       '(it reads binary STL of up to 200000 triangles, OBJ and MSH): '
+                       f'converted with trimesh to [{got.path}] (materials and textures are '
+                       'lost; Collada <unit> scaling as trimesh applies it)', *_at(loc))
     return got
 
 

@@ -62,14 +62,15 @@ def in_link_frame(tensor: Tensor, x_li: Transform) -> np.ndarray:
         return m
     r = _rotation(x_li)
     out: np.ndarray = r @ m @ r.T
-    return (out + out.T) / 2
+    half: np.ndarray = (out + out.T) / 2
+    return half
 
 
 def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) -> bool:
     """Write ``<inertial>`` (principal moments and axes); return True when it needs balancing."""
     p = principal(inertial.inertia, x_li)
     moments = tuple(max(m, 0.0) for m in p.moments)  # eigen-solver round-off below zero
-    sub(body, 'inertial', pos=nums(p.com), **{'quat': pose_attrs(Transform(q=p.axes))['quat']},
+    sub(body, 'inertial', pos=nums(p.com), quat=pose_attrs(Transform(q=p.axes))['quat'],
         mass=num(inertial.mass), diaginertia=nums(moments))
     a, b, c = sorted(moments)
     return inertial.mass > 0 and a + b < c * (1 + TRIANGLE_MARGIN)

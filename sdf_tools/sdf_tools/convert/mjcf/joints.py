@@ -64,7 +64,7 @@ class JointContext:
 
 def finite_range(a: JointAxis) -> tuple[float, float] | None:
     """Return (lower, upper) when both limits are finite, else None."""
-    if -UNLIMITED < a.lower and a.upper < UNLIMITED:
+    if a.lower > -UNLIMITED and a.upper < UNLIMITED:
         return a.lower, a.upper
     return None
 
@@ -209,5 +209,5 @@ def _gearbox(ctx: JointContext, g: FlatJoint, tree_joint_of: dict[str, FlatJoint
     sub(ctx.doc.section('equality'), 'joint', name=ctx.name(g.name), joint1=names[0][0],
         joint2=names[1][0], polycoef=nums((0.0, -ratio, 0.0, 0.0, 0.0)))
     ctx.report.add(ReportKind.REWRITTEN, label, f'gearbox joint written as <equality><joint> '
-                   f'[{names[0][0]}] = -{num(ratio)} x [{names[1][0]}] (ODE\'s gearbox sign '
+                   f"[{names[0][0]}] = -{num(ratio)} x [{names[1][0]}] (ODE's gearbox sign "
                    'convention); the reference body is not used', *where(g.joint.loc))

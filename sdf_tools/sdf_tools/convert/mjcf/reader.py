@@ -87,9 +87,10 @@ def source_lines(path: Path) -> dict[tuple[str, str], int]:
         return {}
     out: dict[tuple[str, str], int] = {}
     for el in root.iter():
-        if isinstance(el.tag, str) and el.get('name') and el.sourceline:
-            out.setdefault((str(el.tag), str(el.get('name'))), int(el.sourceline))
-            out.setdefault(('*', str(el.get('name'))), int(el.sourceline))
+        name, line = el.get('name'), el.sourceline
+        if isinstance(el.tag, str) and name and isinstance(line, int):
+            out.setdefault((el.tag, str(name)), line)
+            out.setdefault(('*', str(name)), line)
     return out
 
 
@@ -202,7 +203,7 @@ def joints_of_body(src: MjcfSource, b: int, parent: str, links: list[Link],
         upper = lower
     if len(ids) > 1:
         src.report.add(ReportKind.REWRITTEN, f'body[{child}]', f'{len(ids)} joints in one body: '
-                       'a chain of joints through massless links at the body\'s pose',
+                       "a chain of joints through massless links at the body's pose",
                        *src.where('body', child))
     return out
 

@@ -43,10 +43,11 @@ from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
-from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Joint, Model, World
+from sdf_tools.urdf.conversion import is_massless_root
 
 __all__ = ['convert_to_mjcf']
 Picked = tuple[Model, FrameGraphs, World | None]
@@ -60,10 +61,21 @@ def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:
 
 
 def _refused(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
+    """Record why the input cannot be exported; return True when it cannot.
+
+    A massless URDF root is an error only for libsdformat: with ``massless_links``
+    lump or default-mass the preparation gives it a reported mass, so alone it is
+    a warning here (as in the conversion to SDFormat).
+    """
     for p in options.validate():
         report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
-    report.diagnostics.extend(sorted(result.diagnostics, key=lambda d: d.severity.value))
-    if result.document is None or not result.usable or not result.valid:
+    repaired = (result.document is not None and result.document.format == 'urdf'
+                and options.massless_links in ('lump', 'default-mass')
+                and all(is_massless_root(d) for d in result.errors))
+    report.diagnostics.extend(
+        dataclasses.replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d)
+        else d for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
+    if result.document is None or not result.usable:
         if not report.errors:
             report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read'))
         return True

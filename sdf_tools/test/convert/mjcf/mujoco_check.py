@@ -112,9 +112,10 @@ def _masses(c: Checked, m: Any, flat: FlatModel, groups: dict[int, list[Any]],
             prefix: str) -> None:
     """Compare each body's mass, centre of mass and inertia with its source links'.
 
-    A body holds its link and the massless-or-light links folded into it as sites
-    (URDF preparation lumps them as libsdformat does), so the reference is the
-    combination of those links' inertials, in the body frame.
+    A body holds its link and the massless links folded into it as sites (URDF
+    preparation lumps them as libsdformat does, inertia included), so the reference
+    is the combination of those links' inertials, in the body frame. The body's own
+    link counts only with mass: a massless link is written without ``<inertial>``.
     """
     for b, links in groups.items():
         name = m.body(b).name
@@ -122,7 +123,7 @@ def _masses(c: Checked, m: Any, flat: FlatModel, groups: dict[int, list[Any]],
         parts = []
         for fl in links:
             i = fl.link.inertial
-            if i is not None and i.mass > 0:
+            if i is not None and (i.mass > 1e-6 or fl is not body_fl):
                 parts.append((i, flat.rel(body_fl.vid, fl.vid) * pose_in_link(flat, fl, i.pose)))
         mass, want = composite(parts)
         if mass <= 1e-6:

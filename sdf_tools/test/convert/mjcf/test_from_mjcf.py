@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import tempfile
 from pathlib import Path
@@ -41,7 +42,7 @@ MJCF_SETTINGS = settings(SETTINGS, max_examples=30)
 
 
 def _kind(jt: str, lower: float, upper: float) -> str:
-    if jt == 'revolute' and not (-UNLIMITED < lower and upper < UNLIMITED):
+    if jt == 'revolute' and not (lower > -UNLIMITED and upper < UNLIMITED):
         return 'continuous'  # an unlimited revolute joint is a continuous one
     return jt
 
@@ -74,7 +75,7 @@ def facts(loaded: LoadResult) -> dict[str, dict[str, Any]]:
             v = np.asarray(flat.world_pose(j.vid).rotate(j.axes[0]))
             axis = v / np.linalg.norm(v)
         kind = _kind(j.joint.type, lower, upper)
-        limited = kind in ('revolute', 'prismatic') and -UNLIMITED < lower and upper < UNLIMITED
+        limited = kind in ('revolute', 'prismatic') and lower > -UNLIMITED and upper < UNLIMITED
         joints[j.child.replace('::', SEP)] = (kind, axis, (lower, upper) if limited else None)
     return {'places': places, 'masses': masses, 'joints': joints}
 
@@ -103,10 +104,8 @@ def compare(first: dict[str, dict[str, Any]], last: dict[str, dict[str, Any]]) -
 
 def _note(text: str) -> None:
     """Record ``text`` for a failing hypothesis example (a no-op in a plain test)."""
-    try:
+    with contextlib.suppress(InvalidArgument):
         note(text)
-    except InvalidArgument:
-        pass
 
 
 def _through_mjcf(loaded: LoadResult, to: str, tmp: Path) -> LoadResult:

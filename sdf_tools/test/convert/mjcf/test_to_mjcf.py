@@ -51,9 +51,9 @@ def _balanced(report: object) -> frozenset[str]:
 
 def _export(path: Path, options: ConversionOptions | None = None) -> tuple[object, object]:
     loaded = load_file(path)
-    if not loaded.valid or loaded.document is None:
-        pytest.skip(f'{path.name} is invalid input (covered by test_bad_input)')
     result = convert_to_mjcf(loaded, options or ConversionOptions())
+    if not result.ok and (not loaded.valid or loaded.document is None):
+        pytest.skip(f'{path.name} is invalid input, refused with its errors (see test_bad_input)')
     return loaded, result
 
 
@@ -69,7 +69,7 @@ def _assert_matches(path: Path, options: ConversionOptions | None = None) -> Non
     assert checked.bodies > 0
     moving = sum(j.joint.type in ('revolute', 'prismatic', 'continuous')
                  for flat in source_flats(loaded) for j in flat.joints  # type: ignore[arg-type]
-                 if j.child is not None and j.axes[0] is not None)
+                 if j.child is not None and j.parent is not None and j.axes[0] is not None)
     assert checked.joints >= min(moving, 1)
     _menagerie_checks(result.text)  # type: ignore[attr-defined]
 
@@ -121,6 +121,33 @@ def test_exporter_does_not_import_mujoco() -> None:
     code = ('import sys; from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf; '
             "sys.exit('mujoco' in sys.modules)")
     assert subprocess.run([sys.executable, '-c', code], check=False).returncode == 0
+
+
+BAD = sorted((DATA / 'convert' / 'bad').glob('*')) + [DATA / 'no_such_file.urdf']
+
+
+@pytest.mark.parametrize('path', BAD, ids=lambda p: p.name)
+def test_bad_input_is_refused_with_its_errors(path: Path) -> None:
+    loaded = load_file(path)
+    result = convert_to_mjcf(loaded, ConversionOptions())
+    assert not result.ok and result.text is None
+    assert result.report.errors and all(e.message for e in result.report.errors)
+
+
+def test_unknown_model_of_a_world_is_an_error() -> None:
+    loaded = load_file(DATA / 'convert_urdf' / 'world_two_models.sdf')
+    result = convert_to_mjcf(loaded, ConversionOptions(model='nope'))
+    assert not result.ok and 'no model [nope]' in result.report.errors[0].message
+    one = convert_to_mjcf(loaded, ConversionOptions(model='one'))
+    assert one.ok and 'two' not in (one.text or '').split('<worldbody>')[1]
+
+
+def test_every_loss_is_reported_with_its_line() -> None:
+    _, result = _export(DATA / 'sdf' / 'sensors_plugins.sdf')
+    dropped = [e for e in result.report.entries if e.kind.value == 'dropped']  # type: ignore[attr-defined]
+    assert any('sensor' in e.element for e in dropped)
+    assert any('plugin' in e.element for e in dropped)
+    assert all(e.line is not None for e in dropped if 'sensor' in e.element or 'plugin' in e.element)
 
 
 def test_velocity_limits_are_kept_as_numerics() -> None:
