@@ -104,7 +104,8 @@ def test_visual_posed_relative_to_a_frame_reads_back_in_place(data_dir: Path) ->
 def test_material_keeps_its_colour_and_reports_the_rest(write_sdf: Callable[..., Path]) -> None:
     robot, entries = _link_xml(write_sdf, '<visual name="v"><geometry><sphere><radius>1</radius>'
                                '</sphere></geometry><material><ambient>0 0 1 1</ambient><diffuse>1 0 0 '
-                               '0.5</diffuse><script><name>Gazebo/Red</name></script></material>'
+                               '0.5</diffuse><script><uri>file://media/materials/scripts/gazebo.material</uri>'
+                               '<name>Gazebo/Red</name></script></material>'
                                '<cast_shadows>false</cast_shadows></visual>')
     material = robot.find('link/visual/material')
     assert material.get('name') == 'l__v' and material.find('color').get('rgba') == '1 0 0 0.5'
