@@ -186,6 +186,10 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
     if stage is None:
         return None
     mpu, kpu = UsdGeom.GetStageMetersPerUnit(stage), UsdPhysics.GetStageKilogramsPerUnit(stage)
+    if mpu != 1.0 or kpu != 1.0:
+        report.add(ReportKind.REWRITTEN, 'stage/metersPerUnit', f'the stage is in units of {mpu} m '
+                   f'and {kpu} kg (an unauthored metersPerUnit means centimetres): lengths, '
+                   'masses and inertias converted to metres and kilograms', path)
     if UsdGeom.GetStageUpAxis(stage) != UsdGeom.Tokens.z:
         report.add(ReportKind.KEPT, 'stage/upAxis', 'the stage is Y up: poses are read as '
                    'authored (SDFormat is Z up)', path)
@@ -212,7 +216,6 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
     found = [m.model for m in models.values()]
     if len(found) == 1:
-        found[0].pose = None
         return Document(path, 'sdf', '1.9', model=found[0])
     return Document(path, 'sdf', '1.9', worlds=[World('default', models=found)])
 

@@ -9,6 +9,8 @@ precision.
 """
 from __future__ import annotations
 
+import math
+
 from pxr import Gf, Usd, UsdPhysics
 
 from sdf_tools.convert.principal_inertia import Principal, principal
@@ -45,7 +47,9 @@ def read_mass(prim: Usd.Prim) -> Inertial | None:
     mass = api.GetMassAttr().Get()
     if mass is None or mass <= 0.0:
         return None
-    com = api.GetCenterOfMassAttr().Get() or Gf.Vec3f(0.0)
+    com = api.GetCenterOfMassAttr().Get()
+    if com is None or not all(math.isfinite(v) for v in com):  # the fallback: "from the shapes"
+        com = Gf.Vec3f(0.0)
     diag = api.GetDiagonalInertiaAttr().Get() or Gf.Vec3f(0.0)
     axes = api.GetPrincipalAxesAttr().Get() or Gf.Quatf(1.0)
     im = axes.GetImaginary()

@@ -24,6 +24,8 @@ from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
 _E = {'X': (1.0, 0.0, 0.0), 'Y': (0.0, 1.0, 0.0), 'Z': (0.0, 0.0, 1.0)}
 #: Agreement asked of the exact copies with the float schema values (float has 24 bits).
 FLOAT_TOL = 1e-5
+#: Joint types of URDF that SDFormat lacks (a D6 joint written from one comes back as none).
+_URDF_ONLY = ('planar', 'floating')
 
 
 def _pose(pos: Gf.Vec3f, rot: Gf.Quatf, length: float) -> Transform:
@@ -141,6 +143,10 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
                        'with free degrees of freedom has no SDFormat joint type', file)
             return None
     exact = _exact(prim, x1, axis, kind if kind != 'continuous' else 'revolute')
+    if exact is not None and exact[0].type in _URDF_ONLY:
+        report.add(ReportKind.DROPPED, str(prim.GetPath()), f'a URDF {exact[0].type} joint has '
+                   'no SDFormat form: not read back (its child is a free body)', file)
+        return None
     if exact is not None:
         return exact[0]
     if kind in ('universal', 'revolute2', 'planar'):

@@ -28,7 +28,8 @@ def _quiet() -> None:
 
 def _poses(builder: object) -> tuple[list[str], list[Transform], list[float]]:
     import newton
-    keys = list(getattr(builder, 'body_label', None) or builder.body_key)
+    labels = getattr(builder, 'body_label', None)
+    keys = list(labels if labels is not None else builder.body_key)
     if not keys:
         return [], [], []
     model = builder.finalize(device='cpu')  # type: ignore[attr-defined]
