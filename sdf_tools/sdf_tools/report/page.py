@@ -38,6 +38,29 @@ def _where(p: Problem) -> str:
     return escape(f'{p.file}:{p.line}' if p.line is not None else p.file)
 
 
+def _grouped(probs: list[Problem]) -> list[tuple[Problem, list[Problem]]]:
+    """Reader diagnostics with the same code and message as one row (a big world repeats them)."""
+    out: list[tuple[Problem, list[Problem]]] = []
+    first: dict[tuple[str, str, str], int] = {}
+    for p in probs:
+        key = (p.severity, p.code, p.message)
+        if p.kind == 'file' and key in first:
+            out[first[key]][1].append(p)
+            continue
+        if p.kind == 'file':
+            first[key] = len(out)
+        out.append((p, []))
+    return out
+
+
+def _more(more: list[Problem]) -> str:
+    if not more:
+        return ''
+    lines = ', '.join(str(p.line) for p in more[:12] if p.line is not None)
+    return (f'<br><span class="muted">and {len(more)} more'
+            + (f' (lines {lines}{", ..." if len(more) > 12 else ""})' if lines else '') + '</span>')
+
+
 def problems_html(report: Report, index: dict[str, int]) -> str:
     """The problem list: severity, code, subject (click: highlight), message, file:line."""
     probs = report.checks.problems
@@ -47,12 +70,13 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
     if not probs:
         return head + '<p class="ok">No problems found.</p>'
     rows = []
-    for p in probs:
+    for p, more in _grouped(probs):
         i = index.get(p.subject)
         subject = (f'<a data-link="{i}">{escape(p.subject)}</a>' if i is not None
                    else escape(p.subject))
         rows.append(f'<tr class="{p.severity}"><td>{p.severity}</td><td><code>{p.code}</code></td>'
-                    f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p)}</td></tr>')
+                    f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p)}'
+                    f'{_more(more)}</td></tr>')
     return (head + '<div class="scroll"><table class="problems"><thead><tr><th></th><th>code</th>'
             '<th>subject</th><th>what</th><th>where</th></tr></thead><tbody>' + ''.join(rows)
             + '</tbody></table></div>')

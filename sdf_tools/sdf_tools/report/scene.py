@@ -64,7 +64,7 @@ def _bare(mesh: trimesh.Trimesh, target: int) -> trimesh.Trimesh:
     Vertices are merged first: a mesh read from a COLLADA or OBJ file often
     repeats each vertex per face, and the decimation would tear it apart.
     """
-    bare = trimesh.Trimesh(vertices=mesh.vertices, faces=mesh.faces, process=target < len(mesh.faces))
+    bare = trimesh.Trimesh(vertices=mesh.vertices, faces=mesh.faces, process=True)
     if target < len(bare.faces):
         bare = bare.simplify_quadric_decimation(face_count=target)
     return bare

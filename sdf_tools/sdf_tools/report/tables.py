@@ -51,7 +51,7 @@ def _checks_cell(row: Json) -> str:
 def _table(title: str, head: list[str], rows: list[str]) -> str:
     ths = ''.join(f'<th>{h}</th>' for h in head)
     body = ''.join(rows) or f'<tr><td colspan="{len(head)}" class="muted">none</td></tr>'
-    return (f'<section><h2>{title} <small>{len(rows)}</small></h2><div class="scroll">'
+    return (f'<section class="table"><h2>{title} <small>{len(rows)}</small></h2><div class="scroll">'
             f'<table class="data" id="{title.lower()}-table"><thead><tr>{ths}</tr></thead>'
             f'<tbody>{body}</tbody></table></div></section>')
 

@@ -16,6 +16,7 @@ const LAYERS = {visual: [], collision: [], triads: [], axes: [], frames: [], com
 const groups = [], base = [], visualMats = [];  // visualMats[link]: that link's materials
 let renderer, scene, camera, controls, root, size = 1, dirty = true;
 const q = DATA.joints.map(j => j.axes.map(() => 0));
+const times = window.sdfReportTimes = {start: performance.now()};  // read by bench/bench_report.py
 
 function matrixOf(p) {
   const m = new THREE.Matrix4();
@@ -82,6 +83,7 @@ function addMarkers() {
   const s = linkUnit(), masses = DATA.links.map(l => (l.inertial ? Math.abs(l.inertial.mass) : 0));
   const mmax = Math.max(1e-9, ...masses);
   const comMat = new THREE.MeshStandardMaterial({color: 0x222222});
+  const ball = new THREE.SphereGeometry(1, 16, 12);  // one geometry, scaled per link
   const boxMat = new THREE.MeshBasicMaterial({color: 0x7b3fbf, transparent: true, opacity: 0.18,
                                               depthWrite: false});
   const edgeMat = new THREE.LineBasicMaterial({color: 0x7b3fbf});
@@ -91,7 +93,9 @@ function addMarkers() {
     const inl = l.inertial;
     if (!inl) return;
     const r = 0.15 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.015 * s;
-    g.add(layer('com', place(new THREE.Mesh(new THREE.SphereGeometry(r, 16, 12), comMat), inl.com)));
+    const com = place(new THREE.Mesh(ball, comMat), inl.com);
+    com.scale.setScalar(r);
+    g.add(layer('com', com));
     if (inl.box) {
       const geo = new THREE.BoxGeometry(inl.box.size[0], inl.box.size[1], inl.box.size[2]);
       const obj = new THREE.Mesh(geo, boxMat);
@@ -237,15 +241,19 @@ function animate() {
   if (!dirty) return;
   dirty = false;
   renderer.render(scene, camera);
+  if (!times.frame) times.frame = performance.now();
   window.sdfReportReady = true;
 }
 
 function start(gltf) {
+  times.glb = performance.now();
   if (gltf) attachGeometry(gltf);
   const box = sceneSize();
   size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
   addMarkers();
+  times.markers = performance.now();
   buildSliders();
+  times.sliders = performance.now();
   updatePose();
   fitCamera();
   resize();

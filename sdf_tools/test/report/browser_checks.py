@@ -89,3 +89,23 @@ def page_text(browser: Browser, selector: str = 'body') -> str:
     """The visible text of an element of the page."""
     text: Any = browser.evaluate(f'document.querySelector({selector!r}).innerText')
     return str(text)
+
+
+def arms_world(n_models: int) -> str:
+    """A world of ``n_models`` two-joint arms on a grid; every tenth tip has no inertial."""
+    inertial = ('<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>'
+                '</inertia></inertial>')
+    shape = ('<visual name="v"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></visual>'
+             '<collision name="c"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></collision>')
+    models = []
+    for i in range(n_models):
+        links = ''.join(
+            f'<link name="{name}"><pose>0 0 {0.2 + 0.4 * k} 0 0 0</pose>'
+            f'{"" if name == "tip" and i % 10 == 0 else inertial}{shape}</link>'
+            for k, name in enumerate(('base', 'arm', 'tip')))
+        joints = ''.join(
+            f'<joint name="j{k}" type="revolute"><pose>0 0 -0.2 0 0 0</pose><parent>{p}</parent>'
+            f'<child>{c}</child><axis><xyz>0 1 0</xyz><limit><lower>-1.5</lower><upper>1.5</upper>'
+            '</limit></axis></joint>' for k, (p, c) in enumerate((('base', 'arm'), ('arm', 'tip'))))
+        models.append(f'<model name="arm_{i}"><pose>{i % 10} {i // 10} 0 0 0 0</pose>{links}{joints}</model>')
+    return f'<?xml version="1.0"?><sdf version="1.9"><world name="w">{"".join(models)}</world></sdf>'

@@ -19,6 +19,7 @@ from differential.corpus import RobotFile, corpus, corpus_id
 from support.chromium import Browser
 
 from report.browser_checks import (
+    arms_world,
     differing,
     drawn_fraction,
     massless_names,
@@ -128,30 +129,10 @@ def test_real_robot_page(entry: RobotFile, browser: Browser, shots: Path, tmp_pa
     check_page(browser, out, entry.path, shots, corpus_id(entry).replace('/', '__'))
 
 
-def _world(n_models: int) -> str:
-    """A world of ``n_models`` two-joint arms on a grid; every tenth tip has no inertial."""
-    inertial = ('<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz>'
-                '</inertia></inertial>')
-    shape = ('<visual name="v"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></visual>'
-             '<collision name="c"><geometry><box><size>0.2 0.2 0.4</size></box></geometry></collision>')
-    models = []
-    for i in range(n_models):
-        links = ''.join(
-            f'<link name="{name}"><pose>0 0 {0.2 + 0.4 * k} 0 0 0</pose>'
-            f'{"" if name == "tip" and i % 10 == 0 else inertial}{shape}</link>'
-            for k, name in enumerate(('base', 'arm', 'tip')))
-        joints = ''.join(
-            f'<joint name="j{k}" type="revolute"><pose>0 0 -0.2 0 0 0</pose><parent>{p}</parent>'
-            f'<child>{c}</child><axis><xyz>0 1 0</xyz><limit><lower>-1.5</lower><upper>1.5</upper>'
-            '</limit></axis></joint>' for k, (p, c) in enumerate((('base', 'arm'), ('arm', 'tip'))))
-        models.append(f'<model name="arm_{i}"><pose>{i % 10} {i // 10} 0 0 0 0</pose>{links}{joints}</model>')
-    return f'<?xml version="1.0"?><sdf version="1.9"><world name="w">{"".join(models)}</world></sdf>'
-
-
 def test_large_world_page(browser: Browser, shots: Path, tmp_path: Path) -> None:
     """A world of 40 models and 120 links: small, readable, and every check holds."""
     world = tmp_path / 'arms.sdf'
-    world.write_text(_world(40))
+    world.write_text(arms_world(40))
     out = tmp_path / 'arms.html'
     run = write_page(world, out, {})
     assert run.returncode == 0, run.stderr
