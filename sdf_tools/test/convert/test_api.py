@@ -18,7 +18,8 @@ XACRO = DATA / 'urdf' / 'two_link.urdf.xacro'
 
 @pytest.mark.parametrize('to,path,fmt', [
     (None, 'a.urdf', 'urdf'), (None, 'a.SDF', 'sdf'), (None, 'w.world', 'sdf'),
-    ('sdf', 'a.urdf', 'sdf'), (None, 'a.xml', None), (None, None, None), ('usd', 'a.urdf', None),
+    ('sdf', 'a.urdf', 'sdf'), (None, 'a.xml', None), (None, None, None), ('step', 'a.urdf', None),
+    (None, 'r.usda', 'usd'), (None, 'r.usdc', 'usd'), ('usd', 'a.urdf', 'usd'),
 ])
 def test_output_format_comes_from_to_or_the_extension(to: str | None, path: str | None,
                                                        fmt: str | None) -> None:
