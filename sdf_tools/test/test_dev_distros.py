@@ -56,3 +56,25 @@ def test_dev_refuses_an_unknown_distro() -> None:
                             timeout=30, check=False)
     assert result.returncode == 1
     assert 'SDF_TOOLS_ROS_DISTRO must be kilted or jazzy, not [humble]' in result.stderr
+
+
+def test_every_ros_module_imports_and_the_rclpy_api_we_use_is_there() -> None:
+    """What differs between the distros' rclpy, and what the nodes rely on.
+
+    Kilted's rclpy is generic (``Subscription[String]``), Jazzy's is not: our
+    modules keep such annotations unevaluated, and import on both. Both have
+    the events executor, post-set parameter callbacks and raw subscriptions.
+    """
+    if os.environ.get('ROS_DISTRO') is None:
+        pytest.skip('ROS_DISTRO is not set: run the tests with ./dev test')
+    import importlib
+    import inspect
+
+    from rclpy.node import Node
+
+    from sdf_tools.ros.spin import events_executor
+    for name in ('description_publisher', 'converter_node', 'spawner_node', 'spin'):
+        importlib.import_module(f'sdf_tools.ros.{name}')
+    assert events_executor() is not None
+    assert hasattr(Node, 'add_post_set_parameters_callback')
+    assert 'raw' in inspect.signature(Node.create_subscription).parameters

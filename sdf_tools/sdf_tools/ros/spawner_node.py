@@ -48,6 +48,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
+from sdf_tools.ros.spin import init_or_explain
 from sdf_tools.spawn import (
     EntityInfo,
     ModelSource,
@@ -345,7 +346,8 @@ class SpawnerNode(Node):
 
 def main(args: list[str] | None = None) -> int:
     """Run the node until SIGINT or SIGTERM (several threads: requests wait on Gazebo)."""
-    rclpy.init(args=args if args is not None else sys.argv)
+    if not init_or_explain(args):
+        return 2
     node = SpawnerNode()
     executor = MultiThreadedExecutor(num_threads=4)
     executor.add_node(node)

@@ -47,10 +47,27 @@ def spin_until(node: Node, stop: threading.Event) -> None:
     executor.remove_node(node)
 
 
+def init_or_explain(args: list[str] | None, **kwargs: object) -> bool:
+    """``rclpy.init``; on arguments rcl refuses, say so on stderr (no traceback) and return False.
+
+    rcl refuses e.g. ``-p robot_description:=<a whole URDF>`` (the value is
+    read as YAML); its message names the rule it could not parse.
+    """
+    try:
+        rclpy.init(args=args if args is not None else sys.argv, **kwargs)  # type: ignore[arg-type]
+    except Exception as err:  # noqa: BLE001 (rclpy raises its C extension's RCLError)
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        print(f'cannot start: {first[:400]}{"..." if len(first) > 400 else ""}\n'
+              'A parameter value rcl cannot parse (a whole URDF in -p, say) belongs in a '
+              '--params-file.', file=sys.stderr)
+        return False
+    return True
+
+
 def run_node(factory: Callable[[], Node], args: list[str] | None = None) -> int:
-    """Create the node, spin it until SIGINT or SIGTERM, shut down; return 0."""
-    rclpy.init(args=args if args is not None else sys.argv,
-               signal_handler_options=SignalHandlerOptions.NO)
+    """Create the node, spin it until SIGINT or SIGTERM, shut down; return 0 (2: cannot start)."""
+    if not init_or_explain(args, signal_handler_options=SignalHandlerOptions.NO):
+        return 2
     stop = stop_on_signals()
     node = factory()
     try:

@@ -2,6 +2,8 @@
 the robot_description parameter, and what a world of several models logs (DDS)."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +102,16 @@ def test_a_world_of_several_models_warns_naming_the_model_parameter(listener: Li
         line = next(ln for ln in proc.text().splitlines() if 'no robot_description is' in ln)
         assert '[WARN]' in line and 'set the parameter model' in line and '--model' not in line
         assert '[ERROR]' not in proc.text(), proc.text()
+
+
+def test_a_whole_xacro_in_dash_p_is_refused_without_a_traceback() -> None:
+    """What confused the tester: rcl cannot parse it; the node says so and where it belongs."""
+    xacro = DATA / 'urdf' / 'two_link.urdf.xacro'
+    result = subprocess.run(
+        [sys.executable, '-m', 'sdf_tools.ros.description_publisher', '--ros-args', '-p',
+         f'robot_description:={xacro.read_text()}'], capture_output=True, text=True, timeout=60,
+        check=False)
+    assert result.returncode == 2, result.stderr
+    assert "cannot start: failed to initialize rcl: Couldn't parse parameter override rule" \
+        in result.stderr and '--params-file' in result.stderr, result.stderr
+    assert 'Traceback' not in result.stderr + result.stdout
