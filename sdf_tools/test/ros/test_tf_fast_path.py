@@ -155,3 +155,53 @@ def test_bytes_that_are_not_little_endian_cdr_are_left_to_the_rmw(ros: None) -> 
     assert fast.parse(b'\x00\x00' + data[2:]) is None  # big endian
     assert fast.parse(data[:30]) is None  # truncated inside the names
     assert fast.parse(data[:-20]) is None  # truncated inside the positions
+
+
+def _node_tf(tmp: Path, stream: list[tuple[list[str], list[float], int, int]]) -> tuple[str, list[Any]]:
+    """Run description_publisher on the arm, send ``stream``, return (its log, the /tf fields)."""
+    from rclpy.qos import QoSProfile, ReliabilityPolicy
+    from sensor_msgs.msg import JointState
+
+    from ros.ros_support import Listener, running_publisher
+    params = {'description_file': str(DATA / 'urdf' / 'arm.urdf'), 'frame_prefix': 'p/',
+              'ignore_timestamp': True}
+    tmp.mkdir()
+    lst = Listener(name='fast_path_listener')
+    pub = lst.node.create_publisher(JointState, 'joint_states',
+                                    QoSProfile(depth=100, reliability=ReliabilityPolicy.RELIABLE))
+    try:
+        with running_publisher(tmp / 'node.log', params) as proc:
+            assert lst.wait(lambda: pub.get_subscription_count() > 0 and bool(lst.static))
+            lst.wait(lambda: False, 0.5)  # /tf discovery
+            for names, values, sec, nanosec in stream:
+                js = JointState(name=names, position=values)
+                js.header.stamp.sec, js.header.stamp.nanosec = sec, nanosec
+                pub.publish(js)
+                lst.wait(lambda: False, 0.02)
+            with_edges = sum(1 for names, values, _, _ in stream if 'elbow' in names
+                             and math.isfinite(values[names.index('elbow')]))
+            assert lst.wait(lambda: len(lst.tf) >= with_edges), (len(lst.tf), with_edges)
+            lst.wait(lambda: False, 0.3)  # nothing more may come
+            return proc.text(), [_fields(m) for m in lst.tf]
+    finally:
+        lst.destroy()
+
+
+def test_the_node_publishes_the_same_tf_on_both_paths(ros: None, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over DDS, end to end: the node with the fast path, then with SDF_TOOLS_TF_FAST_PATH=0."""
+    rng = random.Random(7)
+    names = ['elbow', 'shoulder_yaw', 'slide', 'finger_left_joint', 'finger_right_joint', 'ghost']
+    stream = []
+    for i in range(40):
+        chosen = ['elbow', *rng.sample(names[1:], rng.randint(0, 5))]
+        values = [rng.uniform(-3.0, 3.0) for _ in chosen]
+        if i == 5:
+            values[0] = math.nan  # the ordinary path inside the fast one: nothing published
+        stream.append((chosen if i % 2 else sorted(chosen), values, 1_700_000_000 + i, 1000 * i))
+    fast_log, fast = _node_tf(tmp_path / 'fast', stream)
+    monkeypatch.setenv('SDF_TOOLS_TF_FAST_PATH', '0')
+    slow_log, slow = _node_tf(tmp_path / 'slow', stream)
+    assert 'serialized fast path' in fast_log and 'ordinary path' in slow_log
+    assert fast == slow and len(fast) == 39
+    assert fast_log.count('[ghost]') == slow_log.count('[ghost]') == 1
