@@ -12,7 +12,9 @@ without ROS:
 * :mod:`sdf_tools.ros.description` — parameters to description text and TF tree.
 * :mod:`sdf_tools.ros.params` — the nodes' parameters, defaults and checks.
 * :mod:`sdf_tools.ros.convert_request` — the convert service, minus ROS.
-* :mod:`sdf_tools.ros.launch_logic` — what the launch files compute.
+* :mod:`sdf_tools.ros.launch_logic` and :mod:`sdf_tools.ros.spawn_launch_logic` — what
+  the launch files compute and check before anything starts.
+* :mod:`sdf_tools.ros.params_file` — what a ``--params-file`` gives a node (rcl's rules).
 """
 from __future__ import annotations
 
