@@ -85,6 +85,13 @@ def massless_names(path: Path) -> list[str]:
     return out
 
 
+def link_names(path: Path) -> list[str]:
+    """Every link the file itself names (not its included models'), read from the XML here."""
+    root = etree.parse(str(path)).getroot()
+    links = root.findall('link') if root.tag == 'robot' else list(root.iter('link'))
+    return [str(link.get('name')) for link in links if link.get('name') != 'world']
+
+
 def page_text(browser: Browser, selector: str = 'body') -> str:
     """The visible text of an element of the page."""
     text: Any = browser.evaluate(f'document.querySelector({selector!r}).innerText')

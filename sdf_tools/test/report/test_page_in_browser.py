@@ -22,6 +22,7 @@ from report.browser_checks import (
     arms_world,
     differing,
     drawn_fraction,
+    link_names,
     massless_names,
     page_text,
     pixels,
@@ -101,10 +102,12 @@ def check_page(browser: Browser, page: Path, source: Path, shots: Path, name: st
     clip = view_clip(browser)
     first = browser.screenshot(shots / f'{name}.png', clip)
     assert drawn_fraction(first) > 0.01, f'blank canvas: {first}'
-    links = browser.evaluate('Array.from(document.querySelectorAll("#links-table tbody td:first-child"))'
+    shown = browser.evaluate('Array.from(document.querySelectorAll("#links-table tbody td:first-child"))'
                              '.map(td => td.textContent)')
     body = page_text(browser)
-    assert links and all(n in body for n in links)
+    for n in link_names(source):
+        assert any(s == n or s.endswith('::' + n) for s in shown), f'link {n} not in the links table'
+        assert n in body
     rows = browser.evaluate('Array.from(document.querySelectorAll("table.problems tbody tr"))'
                             '.map(r => [r.cells[2].textContent, r.cells[3].textContent])')
     for n in massless_names(source):
