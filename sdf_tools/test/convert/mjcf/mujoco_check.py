@@ -35,6 +35,7 @@ class Checked:
     bodies: int = 0
     joints: int = 0
     masses: int = 0
+    geoms: int = 0
     problems: list[str] = field(default_factory=list)
 
 
@@ -141,6 +142,42 @@ def _masses(c: Checked, m: Any, flat: FlatModel, groups: dict[int, list[Any]],
             c.problems.append(f'body [{name}]: centre of mass off')
 
 
+# SDFormat shape -> (MuJoCo geom type, its size from the shape's parameters).
+_SIZES = {
+    'box': ('box', lambda p: [v / 2 for v in p['size']]),
+    'sphere': ('sphere', lambda p: [p['radius']]),
+    'cylinder': ('cylinder', lambda p: [p['radius'], p['length'] / 2]),
+    'capsule': ('capsule', lambda p: [p['radius'], p['length'] / 2]),
+    'ellipsoid': ('ellipsoid', lambda p: list(p['radii'])),
+    'mesh': ('mesh', lambda p: []),
+}
+
+
+def _geoms(c: Checked, m: Any, flat: FlatModel, fl: Any, name: str) -> None:
+    """Compare each visual's and collision's pose in its link and size with its MuJoCo geom."""
+    items = [*fl.link.visuals, *fl.link.collisions]
+    for item in items:
+        g = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, f'{name}/{item.name}')
+        shape = _SIZES.get(item.geometry.type) if item.geometry is not None else None
+        shared = {x.name for x in fl.link.visuals} & {x.name for x in fl.link.collisions}
+        if g < 0 or shape is None or item.name in shared:
+            continue  # dropped (reported), approximated with an offset, or a renamed geom
+        want = pose_in_link(flat, fl, item.pose)
+        # The compiled geom frame in its body (not geom_xmat: MuJoCo's kinematics snaps a
+        # geom frame within its own tolerance of the body frame onto it, geom_sameframe).
+        pos, mat = np.asarray(m.geom_pos[g]), _rot(m.geom_quat[g])
+        if int(m.geom_type[g]) == int(mujoco.mjtGeom.mjGEOM_MESH):
+            k = int(m.geom_dataid[g])  # MuJoCo moved the mesh to its centroid frame: undo it
+            mat = mat @ _rot(m.mesh_quat[k]).T
+            pos = pos - mat @ np.asarray(m.mesh_pos[k])
+        c.geoms += 1
+        err = _pose_error(want, pos, mat)
+        size = shape[1](item.geometry.params)
+        serr = float(np.abs(np.asarray(size) - m.geom_size[g][:len(size)]).max()) if size else 0.0
+        if err > TOL or serr > TOL:
+            c.problems.append(f'geom [{name}/{item.name}]: pose off by {err:.3g}, size by {serr:.3g}')
+
+
 def check_export(text: str, loaded: LoadResult, *, root: Transform = IDENTITY,
                  model: str | None = None, balanced: frozenset[str] = frozenset()) -> Checked:
     """Compare MuJoCo's kinematics of ``text`` with the source's resolved frames."""
@@ -154,6 +191,8 @@ def check_export(text: str, loaded: LoadResult, *, root: Transform = IDENTITY,
             b = _link_pose(c, m, d, prefix + fl.name, root * flat.world_pose(fl.vid))
             if b > 0:
                 groups.setdefault(b, []).append(fl)
+                if m.body(b).name == prefix + fl.name:
+                    _geoms(c, m, flat, fl, prefix + fl.name)
         skip = {b for b, fls in groups.items() if any(fl.name in balanced for fl in fls)
                 or flat.link(m.body(b).name[len(prefix):]) is None}
         _masses(c, m, flat, {b: g for b, g in groups.items() if b not in skip}, prefix)
