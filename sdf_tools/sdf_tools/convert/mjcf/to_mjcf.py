@@ -96,7 +96,9 @@ def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport
         prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report)
         report.entries[start:] = [_for_mjcf(e) for e in report.entries[start:]]
     base = Path(doc.file).parent if doc.file else None
-    model_opts = dataclasses.replace(options, joint_drive_from_transmission=False, uris='keep')
+    # Every MuJoCo mesh collision is a convex hull: 'convex' is said the SDFormat 1.11 way.
+    model_opts = dataclasses.replace(options, joint_drive_from_transmission=False, uris='keep',
+                                     sdf_version='1.11')
     apply_model_options(doc, model_opts, report, base)
 
 

@@ -203,3 +203,21 @@ def test_bad_mjcf_is_a_clear_error(text: str, tmp_path: Path) -> None:
     assert not result.ok
     assert any(d.file == str(path) or str(path) in d.message for d in result.report.errors)
     assert not (tmp_path / 'out.sdf').exists()
+
+
+def test_cli_exports_and_imports(tmp_path: Path) -> None:
+    from sdf_tools.convert.command import main
+    out = tmp_path / 'robot.mjcf'
+    assert main([str(DATA / 'convert' / 'joint_kinds.urdf'), '-o', str(out), '-q']) == 0
+    assert out.read_text().startswith('<mujoco model="joint_kinds">')
+    xml = tmp_path / 'robot.xml'
+    assert main([str(DATA / 'convert' / 'joint_kinds.urdf'), '-o', str(xml), '--to', 'mjcf',
+                 '-q']) == 0
+    assert main([str(out), '-o', str(tmp_path / 'back.urdf'), '-q']) == 0  # .mjcf: MJCF
+    assert main([str(xml), '-o', str(tmp_path / 'back.sdf'), '-q']) == 0  # <mujoco> in .xml
+    assert main([str(xml), '-o', str(tmp_path / 'again.sdf'), '--from', 'mjcf', '-q']) == 0
+    back = load_string((tmp_path / 'back.urdf').read_text(), str(tmp_path / 'back.urdf'))
+    assert back.valid and back.document is not None and back.document.model is not None
+    assert {'base', 'puck', 'drone'} <= {lk.name for lk in back.document.model.links}
+    assert main([str(tmp_path / 'missing.xml'), '-o', str(tmp_path / 'x.sdf'), '--from', 'mjcf',
+                 '-q']) != 0
