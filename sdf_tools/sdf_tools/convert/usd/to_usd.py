@@ -35,6 +35,7 @@ from sdf_tools.convert.usd.materials import PhysicsMaterials, Rgba, robot_materi
 from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
 from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
+from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
 
 __all__ = ['convert_to_usd', 'new_stage']
@@ -71,7 +72,12 @@ class _ModelWriter:
         materials = PhysicsMaterials(self.stage, str(self.path.AppendChild('materials')))
         for fl in self.flat.links:
             self._link(fl, names.take(fl.name), materials)
-        self._frames()
+        if self.options.frames_as_links:
+            self._frames()
+        else:
+            for fr in self.flat.frames:
+                self.report.add(ReportKind.DROPPED, f'frame[{fr.scoped}]', 'frames_as_links is '
+                                'off (--drop-frames)', *where(fr.frame.loc))
         moving = [fl for fl in self.flat.links if not fl.static]
         tree = self._joints()
         if moving:
@@ -277,6 +283,35 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
     return stage
 
 
+#: Options about SDFormat or URDF text only: fixed joints are always FixedJoints in USD, a
+#: loop-closing joint is always kept (excludeFromArticulation).
+_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops')
+
+
+def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
+    defaults = ConversionOptions()
+    for name in _NOT_USD:
+        if getattr(options, name) != getattr(defaults, name):
+            report.add(ReportKind.ASSUMED, f'option[{name}]',
+                       'has no effect on a conversion to USD')
+
+
+def _pick_model(plan: ExportPlan, name: str | None, report: ConversionReport) -> bool:
+    """Keep only the model ``name`` of a world (the ``model`` option); False if there is none."""
+    if not name or plan.document.model is not None:
+        return True
+    chosen = [f for f in plan.models if f.name == name]
+    if not chosen:
+        names = ', '.join(f'[{f.name}]' for f in plan.models) or 'none'
+        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{name}] in '
+                                             f'the file (models: {names})', plan.document.file))
+        return False
+    for world in plan.document.worlds:
+        world.models = [m for m in world.models if m.name == name]
+    plan.models = chosen
+    return True
+
+
 def convert_to_usd(result: LoadResult, options: ConversionOptions) -> ConversionResult:
     """Convert a loaded file to a USD stage, returned as ``.usda`` text.
 
@@ -290,8 +325,9 @@ def convert_to_usd(result: LoadResult, options: ConversionOptions) -> Conversion
     """
     report = ConversionReport()
     plan = plan_export(result, options, report)
-    if plan is None or report.errors:
+    if plan is None or report.errors or not _pick_model(plan, options.model, report):
         return ConversionResult(None, 'usd', report)
+    _option_notes(options, report)
     # Meshes are embedded as Mesh prims: where the output file goes does not matter to them.
     report.entries = [e for e in report.entries
                       if not (e.element.startswith('uri[') and 'relative to the input' in e.message)]

@@ -209,3 +209,22 @@ def test_bad_input_fails_cleanly(args: list[str], tmp_path: Path) -> None:
     assert run.returncode in (1, 2), run.stderr
     assert 'Traceback' not in run.stderr
     assert not (tmp_path / 'x.usda').exists() and not (tmp_path / 'x.sdf').exists()
+
+
+def test_model_option_exports_one_model_of_a_world(tmp_path: Path) -> None:
+    src = DATA / 'convert_urdf' / 'world_two_models.sdf'
+    out, _ = export(src, tmp_path / 'w.usda', ConversionOptions(model='two'))
+    stage = Usd.Stage.Open(str(out))
+    assert [c.GetName() for c in stage.GetDefaultPrim().GetChildren()] == ['two']
+    result = convert_loaded(load_file(src), to='usd', options=ConversionOptions(model='three'))
+    assert not result.ok and 'no model [three]' in str(result.report.errors[0])
+
+
+def test_drop_frames_and_options_without_effect_are_reported(tmp_path: Path) -> None:
+    out, result = export(FEATURES, tmp_path / 'f.usda',
+                         ConversionOptions(frames_as_links=False, keep_fixed_joints=True))
+    stage = Usd.Stage.Open(str(out))
+    assert not stage.GetPrimAtPath('/features/arm/tool_tip')
+    entries = {(e.kind, e.element) for e in result.report.entries}
+    assert (ReportKind.DROPPED, 'frame[tool_tip]') in entries
+    assert (ReportKind.ASSUMED, 'option[keep_fixed_joints]') in entries
