@@ -108,7 +108,7 @@ def viewer_html(report: Report) -> str:
     svg = tree_svg(names, report.data['joints'], _worst(report))
     return ('<section id="viewer"><div class="toolbar">' + toggles +
             '<button id="reset">reset pose and view</button></div>'
-            '<div class="row"><div id="view"></div><div class="side">'
+            '<div class="row"><div id="view"><div id="picked"></div></div><div class="side">'
             '<h3>Kinematic tree</h3><div class="tree-box">' + svg + '</div>'
             '<h3>Joints</h3><div id="sliders"></div></div></div>' + _scene_notes(report) +
             '<p class="note">Drag to rotate, right-drag to pan, wheel to zoom. Centres of mass are '

@@ -189,6 +189,8 @@ function buildSliders() {
 }
 
 function highlight(i) {
+  const label = document.getElementById('picked');
+  if (label) label.textContent = DATA.links[i] ? DATA.links[i].name : '';
   visualMats.forEach((mats, k) => mats.forEach(m => m.emissive.setHex(k === i ? 0xd04000 : 0x000000)));
   document.querySelectorAll('.sel').forEach(e => e.classList.remove('sel'));
   document.querySelectorAll('[data-link="' + i + '"]').forEach(e => e.classList.add('sel'));
@@ -212,8 +214,29 @@ function attachGeometry(gltf) {
       : new THREE.MeshBasicMaterial({color: 0xff7a00, transparent: true, opacity: 0.35, depthWrite: false});
     obj.traverse(o => { if (o.isMesh) o.material = mat; });
     obj.userData.plane = s.plane;
+    obj.userData.link = s.link;
     groups[s.link].add(layer(s.kind, obj));
   });
+}
+
+function pick(x, y) {
+  // Click (not drag) in the view: highlight the link whose geometry is under the pointer.
+  const rect = renderer.domElement.getBoundingClientRect();
+  const p = new THREE.Vector2((x - rect.left) / rect.width * 2 - 1, -(y - rect.top) / rect.height * 2 + 1);
+  const ray = new THREE.Raycaster();
+  ray.setFromCamera(p, camera);
+  const hit = ray.intersectObjects(LAYERS.visual.concat(LAYERS.collision).filter(o => o.visible), true)
+    .find(h => h.object.visible);
+  let o = hit ? hit.object : null;
+  while (o && o.userData.link === undefined) o = o.parent;
+  if (o) highlight(o.userData.link);
+}
+
+function screenOf(i) {
+  // Where link i's origin is drawn, in client pixels (the tests click there).
+  const v = new THREE.Vector3().setFromMatrixPosition(groups[i].matrixWorld).project(camera);
+  const rect = renderer.domElement.getBoundingClientRect();
+  return {x: rect.left + (v.x + 1) / 2 * rect.width, y: rect.top + (1 - v.y) / 2 * rect.height};
 }
 
 function fitCamera() {
@@ -258,6 +281,7 @@ function start(gltf) {
   fitCamera();
   resize();
   window.sdfReport = {groups: groups, size: size, highlight: highlight, setJoint: setJoint,
+                      screenOf: screenOf,
                       links: DATA.links.map(l => l.name), joints: DATA.joints.map(j => j.name)};
   animate();
 }
@@ -288,6 +312,12 @@ function init() {
   controls = new THREE.TrackballControls(camera, renderer.domElement);
   controls.rotateSpeed = 2.5;
   controls.addEventListener('change', () => { dirty = true; });
+  let down = null;
+  renderer.domElement.addEventListener('pointerdown', e => { down = [e.clientX, e.clientY]; });
+  renderer.domElement.addEventListener('pointerup', e => {
+    if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4) pick(e.clientX, e.clientY);
+    down = null;
+  });
   window.addEventListener('resize', resize);
   document.getElementById('reset').addEventListener('click', () => {
     document.querySelectorAll('#sliders input').forEach(i => {

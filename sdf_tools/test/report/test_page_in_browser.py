@@ -158,6 +158,14 @@ def test_tree_click_highlights_and_toggles_hide(browser: Browser, shots: Path, t
     browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
     lit = pixels(browser.screenshot(shots / 'demo_highlight.png', clip))
     assert differing(before, lit) > 0
+    browser.evaluate('sdfReport.highlight(-1)')
+    at = browser.evaluate('sdfReport.screenOf(0)')  # the chassis, drawn as a box around its origin
+    for kind in ('mousePressed', 'mouseReleased'):
+        browser.send('Input.dispatchMouseEvent', {'type': kind, 'x': at['x'], 'y': at['y'],
+                                                   'button': 'left', 'clickCount': 1}, session=True)
+    assert browser.evaluate('document.getElementById("picked").textContent') == 'rover::chassis'
+    assert browser.evaluate('document.querySelector("#links-table tr[data-link=\'0\']")'
+                            '.classList.contains("sel")')
     browser.evaluate('document.querySelector("input[data-layer=visual]").click()')
     browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
     hidden = pixels(browser.screenshot(shots / 'demo_no_visual.png', clip))
