@@ -26,16 +26,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / 'sdf_tools' / 'test'), str(ROOT / 'sdf_tools')]
 
-from differential.corpus import corpus_id  # noqa: E402
-from pxr import Usd  # noqa: E402
-
-from convert.to_sdf_compare import environment  # noqa: E402
-from convert.usd.corpus_sample import per_group  # noqa: E402
-from convert.usd.newton_judge import NEWTON_TOL, newton_urdf, newton_usd  # noqa: E402
-from convert.usd.usd_judge import Expected, expected, key_of, pose_error  # noqa: E402
-from sdf_tools.convert.api import convert_loaded, write_result  # noqa: E402
-from sdf_tools.convert.options import ConversionOptions  # noqa: E402
-from sdf_tools.load import load_file  # noqa: E402
+from convert.to_sdf_compare import environment
+from convert.usd.corpus_sample import per_group
+from convert.usd.newton_judge import NEWTON_TOL, newton_urdf, newton_usd
+from convert.usd.usd_judge import Expected, expected, key_of, pose_error
+from differential.corpus import corpus_id
+from pxr import Usd
+from sdf_tools.convert.api import convert_loaded, write_result
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.load import load_file
 
 
 def _short(err: Exception) -> str:
@@ -51,7 +50,7 @@ def _usd_row(loaded: object, exp: Expected, tmp: Path) -> tuple[str, str]:
     write_result(out, result)
     try:
         keys, poses, _ = newton_usd(out)
-    except Exception as err:  # Newton's importer raises many kinds
+    except Exception as err:  # noqa: BLE001 (Newton's importer raises many kinds)
         return 'fails', _short(err)
     stage = Usd.Stage.Open(str(out))
     worst = max((pose_error(p, exp.links[key_of(stage.GetPrimAtPath(k))][0])
@@ -64,7 +63,7 @@ def _usd_row(loaded: object, exp: Expected, tmp: Path) -> tuple[str, str]:
 def _urdf_row(path: Path, exp: Expected, model: str) -> tuple[str, str]:
     try:
         keys, poses, _ = newton_urdf(path)
-    except Exception as err:  # Newton's importer raises many kinds
+    except Exception as err:  # noqa: BLE001 (Newton's importer raises many kinds)
         return 'fails', _short(err)
     worst, notes = 0.0, []
     names = set()
