@@ -50,7 +50,12 @@ def _text(el: etree._Element | None) -> str:
 
 def check_material(ctx: ReadContext, el: etree._Element) -> None:
     """Check a visual's ``<material>`` as ``sdf::Material::Load`` does."""
-    script = el.find('script')
+    script = shader = None
+    for c in el.iterchildren('script', 'shader'):  # one pass in C: most materials have neither
+        if c.tag == 'script':
+            script = c if script is None else script
+        elif shader is None:
+            shader = c
     if script is not None:
         if not _text(script.find('uri')):
             ctx.error(ErrorCode.ELEMENT_INVALID,
@@ -60,7 +65,6 @@ def check_material(ctx: ReadContext, el: etree._Element) -> None:
             ctx.error(ErrorCode.ELEMENT_MISSING,
                       'A <script> element is missing a child <name> element, or the <name> '
                       'element is empty.', script)
-    shader = el.find('shader')
     if shader is None:
         return
     kind = shader.get('type', 'pixel')

@@ -58,7 +58,10 @@ def _read_limit(ctx: ReadContext, lim: etree._Element) -> dict[str, float]:
     """Read ``<limit>``: numbers as everywhere, and infinite bounds as libsdformat does."""
     infinite: dict[str, float] = {}
     for c in lim.iterchildren(*_LIMIT_DEFAULTS):
-        value = _infinity(c.text)
+        text = c.text
+        if not text or ('n' not in text and 'N' not in text):
+            continue  # no 'inf' in it (the common case, tested in C)
+        value = _infinity(text)
         if value is not None and c.tag not in infinite:
             infinite[str(c.tag)] = value
     if not infinite:
