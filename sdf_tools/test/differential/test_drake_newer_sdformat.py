@@ -7,6 +7,7 @@ plant is stricter than libsdformat, the test says so (``MISMATCHES.md``, "Drake"
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ TOL = 1e-9
 
 # joint_child_model_frame_1_10: libsdformat 12.9+ read a child __model__ as the canonical link
 ACCEPTED = ['world_joint_fixed.sdf', 'nested_1_11.sdf', 'joint_child_model_frame_1_10.sdf']
+# Our own 1.9 models whose elements mean the same in 1.11, declared 1.11.
+OWN_1_9 = DATA.parent / 'sdf'
+AS_1_11 = ['geometry_all.sdf', 'sensors_plugins.sdf', 'static_no_links.sdf', 'v1_7_nested.sdf']
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +64,31 @@ def test_newer_model_poses_match_drake(name: str) -> None:
     assert ours['valid'], ours['errors']
     diffs = _pose_diffs(ours, drake_load(path).poses)
     assert not diffs, '\n'.join(diffs)
+
+
+def _as_1_11(name: str, tmp_path: Path) -> Path:
+    text = (OWN_1_9 / name).read_text()
+    path = tmp_path / name
+    path.write_text(re.sub(r'<sdf version=["\']1\.\d+["\']', '<sdf version="1.11"', text, count=1))
+    return path
+
+
+@pytest.mark.parametrize('name', AS_1_11)
+def test_own_model_read_as_1_11_matches_drake(name: str, tmp_path: Path) -> None:
+    path = _as_1_11(name, tmp_path)
+    ours = ours_report(path)
+    assert ours['valid'], ours['errors']
+    assert ours['version'] == '1.11'
+    diffs = _pose_diffs(ours, drake_load(path).poses)
+    assert not diffs, '\n'.join(diffs)
+
+
+def test_drake_refuses_non_orthogonal_universal_axes_libsdformat_accepts(tmp_path: Path) -> None:
+    """Drake's universal joint needs orthogonal axes; libsdformat (and we) take any two."""
+    path = _as_1_11('joints_all.sdf', tmp_path)
+    assert ours_report(path)['valid']
+    with pytest.raises(DrakeRefusedError, match='axis and axis2 must be orthogonal'):
+        drake_load(path)
 
 
 def test_world_joint_is_in_both_graphs() -> None:
