@@ -88,4 +88,9 @@ def check_world_joints(world: World, g: FrameGraphs) -> list[Diagnostic]:
             out.append(_err(ErrorCode.JOINT_PARENT_SAME_AS_CHILD,
                             f'joint with name[{j.name}] in {where} specified parent frame '
                             f'[{parent}] and child frame [{child}] that both resolve to [{cb}].', j))
+        for axis in (j.axis, j.axis2):
+            if axis is not None and axis.expressed_in and axis.expressed_in not in g.ids:
+                out.append(_err(ErrorCode.JOINT_AXIS_EXPRESSED_IN_INVALID,
+                                f'axis xyz expressed-in frame with name[{axis.expressed_in}] '
+                                f'specified by joint with name[{j.name}] not found in {where}.', j))
     return out

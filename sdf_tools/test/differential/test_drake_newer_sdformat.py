@@ -115,6 +115,7 @@ def test_merge_include_into_world_matches_drake(tmp_path: Path) -> None:
 @pytest.mark.parametrize('name, code, line', [
     ('world_joint_bad_child.sdf', 'JOINT_CHILD_LINK_INVALID', 7),
     ('world_joint_same.sdf', 'JOINT_PARENT_SAME_AS_CHILD', 8),
+    ('world_joint_axis_frame.sdf', 'JOINT_AXIS_EXPRESSED_IN_INVALID', 12),
 ])
 def test_bad_world_joint_refused_by_both(name: str, code: str, line: int) -> None:
     path = DATA / name
