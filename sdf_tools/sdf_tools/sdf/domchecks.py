@@ -21,6 +21,8 @@ SENSOR_TYPES = frozenset({
     'logical_camera', 'magnetometer', 'multicamera', 'ray', 'lidar', 'rfid', 'rfidtag',
     'sonar', 'wireless_receiver', 'wireless_transmitter',
 })
+# Known from libsdformat 13 on (the one that reads 1.10+ files).
+_NEWER_SENSOR_TYPES = frozenset({'air_speed'})
 # Types whose <camera> child sdf::Camera::Load reads.
 _CAMERA_TYPES = frozenset({
     'camera', 'depth', 'depth_camera', 'rgbd', 'rgbd_camera', 'thermal', 'thermal_camera',
@@ -82,7 +84,8 @@ def check_sensor(ctx: ReadContext, el: etree._Element, name: str) -> None:
     kind = el.get('type')
     if kind is None:
         return  # a missing required attribute is the spec check's (ATTRIBUTE_MISSING)
-    if kind not in SENSOR_TYPES:
+    if kind not in SENSOR_TYPES and not (kind in _NEWER_SENSOR_TYPES
+                                         and ctx.version_tuple >= (1, 10)):
         ctx.error(ErrorCode.ATTRIBUTE_INVALID,
                   f'Attempting to load a Sensor, but the provided sensor type is missing or '
                   f'invalid. (sensor [{name}], type [{kind}])', el)
