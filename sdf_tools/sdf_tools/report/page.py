@@ -107,7 +107,8 @@ def viewer_html(report: Report) -> str:
     names = [e.name for e in report.links]
     svg = tree_svg(names, report.data['joints'], _worst(report))
     return ('<section id="viewer"><div class="toolbar">' + toggles +
-            '<button id="reset">reset pose and view</button></div>'
+            '<button id="reset">reset pose and view</button>'
+            '<input id="filter" type="search" placeholder="filter links and joints by name"></div>'
             '<div class="row"><div id="view"><div id="picked"></div></div><div class="side">'
             '<h3>Kinematic tree</h3><div class="tree-box">' + svg + '</div>'
             '<h3>Joints</h3><div id="sliders"></div></div></div>' + _scene_notes(report) +

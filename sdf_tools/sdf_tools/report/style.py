@@ -22,6 +22,7 @@ table.problems{width:100%}.problems tr.error td:first-child{color:#c62828;font-w
 .row{display:flex;gap:12px;align-items:stretch}
 #view{flex:1 1 62%;height:560px;min-width:300px;border:1px solid #d5dbe1;position:relative}
 #view canvas{display:block}
+#filter{flex:1 1 200px;max-width:320px;padding:2px 6px}
 #picked{position:absolute;left:8px;top:6px;font:bold 13px monospace;color:#d04000;pointer-events:none}
 .side{flex:1 1 38%;max-width:460px;display:flex;flex-direction:column;min-width:220px}
 .tree-box{overflow:auto;border:1px solid #e4e8ec;max-height:290px}

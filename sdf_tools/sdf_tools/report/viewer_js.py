@@ -286,8 +286,25 @@ function start(gltf) {
   animate();
 }
 
+function filter(text) {
+  // Show only the links and joints whose names hold ``text`` (tables, sliders); dim the tree.
+  const t = text.trim().toLowerCase();
+  const keep = name => !t || name.toLowerCase().includes(t);
+  document.querySelectorAll('table.data tbody tr').forEach(r => {
+    r.style.display = keep(r.cells[0] ? r.cells[0].textContent : '') ? '' : 'none';
+  });
+  document.querySelectorAll('#sliders .slider').forEach(r => {
+    r.style.display = keep(r.firstChild.textContent) ? '' : 'none';
+  });
+  document.querySelectorAll('.tree .node').forEach(n => {
+    n.style.opacity = keep(n.textContent) ? '' : '0.25';
+  });
+}
+
 function init() {
   const el = document.getElementById('view');
+  const box = document.getElementById('filter');
+  if (box) box.addEventListener('input', () => filter(box.value));
   document.addEventListener('click', e => {
     const t = e.target.closest('[data-link]');
     if (t && !t.matches('input')) highlight(Number(t.dataset.link));

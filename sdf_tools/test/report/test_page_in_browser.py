@@ -166,6 +166,11 @@ def test_tree_click_highlights_and_toggles_hide(browser: Browser, shots: Path, t
     assert browser.evaluate('document.getElementById("picked").textContent') == 'rover::chassis'
     assert browser.evaluate('document.querySelector("#links-table tr[data-link=\'0\']")'
                             '.classList.contains("sel")')
+    browser.evaluate('(() => { const f = document.getElementById("filter"); f.value = "mast";'
+                     ' f.dispatchEvent(new Event("input")); })()')
+    visible = browser.evaluate('Array.from(document.querySelectorAll("#links-table tbody tr"))'
+                               '.filter(r => r.offsetParent !== null).map(r => r.cells[0].textContent)')
+    assert visible == ['rover::mast::mast']
     browser.evaluate('document.querySelector("input[data-layer=visual]").click()')
     browser.evaluate('new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))')
     hidden = pixels(browser.screenshot(shots / 'demo_no_visual.png', clip))
