@@ -82,24 +82,33 @@ def _refused(result: LoadResult, options: ConversionOptions, report: ConversionR
     return bool(report.errors)
 
 
-def _for_mjcf(e: ReportEntry) -> ReportEntry:
-    """Restate what the URDF preparation carried as SDFormat custom elements: lost in MJCF."""
-    if e.kind is ReportKind.KEPT and '<urdf:' in e.message:
-        return ReportEntry(ReportKind.DROPPED, e.element, 'URDF-only element: MJCF has no place '
-                           'for it', e.file, e.line)
-    return e
+def _for_mjcf(e: ReportEntry, drives: bool) -> ReportEntry:
+    """Restate what the URDF preparation carried as SDFormat custom elements, for MJCF."""
+    if e.kind is not ReportKind.KEPT or '<urdf:' not in e.message:
+        return e
+    if drives and e.element.endswith(('transmission', 'ros2_control')):
+        return ReportEntry(ReportKind.REWRITTEN, e.element, 'read for the actuators of the joints '
+                           'it commands (joint_drive_from_transmission); the block itself has '
+                           'no MJCF counterpart', e.file, e.line)
+    return ReportEntry(ReportKind.DROPPED, e.element, 'URDF-only element: MJCF has no place '
+                       'for it', e.file, e.line)
 
 
 def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
     if doc.format == 'urdf' and doc.model is not None:
         start = len(report.entries)
         prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report)
-        report.entries[start:] = [_for_mjcf(e) for e in report.entries[start:]]
+        drives = options.joint_drive_from_transmission
+        report.entries[start:] = [_for_mjcf(e, drives) for e in report.entries[start:]]
     base = Path(doc.file).parent if doc.file else None
     # Every MuJoCo mesh collision is a convex hull: 'convex' is said the SDFormat 1.11 way.
     model_opts = dataclasses.replace(options, joint_drive_from_transmission=False, uris='keep',
                                      sdf_version='1.11')
+    start = len(report.entries)
     apply_model_options(doc, model_opts, report, base)
+    # URIs are resolved and written as absolute paths by the geometry mapping, which
+    # reports each mesh it cannot find; the SDFormat URI notes do not apply.
+    report.entries[start:] = [e for e in report.entries[start:] if not e.element.startswith('uri[')]
 
 
 def _picked(doc: Document, options: ConversionOptions) -> list[Picked] | Diagnostic:
@@ -193,8 +202,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         return _fail(report, picked)
     _option_notes(options, report)
     _world_losses(doc, report)
-    mj = MjcfDocument(picked[0][0].name if len(picked) == 1 else picked[0][2].name
-                      if picked[0][2] is not None else doc.file or 'mjcf')
+    world = picked[0][2]
+    mj = MjcfDocument(picked[0][0].name if len(picked) == 1 or world is None else world.name)
     assets = Assets(mj, report)
     bodies: list[CollisionBody] = []
     errors: list[Diagnostic] = []

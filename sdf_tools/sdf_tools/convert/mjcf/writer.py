@@ -36,7 +36,7 @@ from lxml import etree
 from sdf_tools.transform import Transform
 
 TINY = 1e-300  # written as 0
-SECTIONS = ('compiler', 'option', 'default', 'asset', 'worldbody', 'contact', 'equality',
+SECTIONS = ('option', 'default', 'asset', 'worldbody', 'contact', 'equality',
             'actuator', 'custom')
 
 
@@ -79,8 +79,8 @@ class MjcfDocument:
     def __init__(self, model: str) -> None:
         self.root = etree.Element('mujoco', model=model)
         self._sections: dict[str, etree._Element] = {}
-        sub(self.section('compiler'), 'compiler', angle='radian', autolimits='true',
-            inertiafromgeom='false')
+        self.compiler = etree.Element('compiler', angle='radian', autolimits='true',
+                                      inertiafromgeom='false')
         default = self.section('default')
         sub(default, 'mesh', inertia='shell')
         sub(sub(default, 'default', class_='visual'), 'geom', group='2', contype='0',
@@ -89,30 +89,19 @@ class MjcfDocument:
         self.section('worldbody')
 
     def section(self, name: str) -> etree._Element:
-        """Return the section element ``name`` (``compiler``: the element itself)."""
+        """Return the section element ``name`` (``asset``, ``equality``...), made on first use."""
         if name not in self._sections:
             self._sections[name] = etree.Element(name)
-        if name == 'compiler':
-            holder = self._sections[name]
-            return holder
         return self._sections[name]
-
-    @property
-    def compiler(self) -> etree._Element:
-        """The ``<compiler>`` element."""
-        return self._sections['compiler'][0]
 
     def to_text(self, header: str) -> str:
         """Serialise, sections in Menagerie's order, empty ones left out, ``header`` on top."""
         root = self.root
         root.append(etree.Comment(header))
+        root.append(self.compiler)
         for name in SECTIONS:
             el = self._sections.get(name)
-            if el is None:
-                continue
-            if name == 'compiler':
-                root.append(el[0])
-            elif len(el) or name == 'worldbody':
+            if el is not None and (len(el) or name == 'worldbody'):
                 root.append(el)
         etree.indent(root, space='  ')
         return etree.tostring(root, encoding='unicode', pretty_print=True)
