@@ -43,7 +43,10 @@ _V6 = np.array([2, 0, 1, 1, 2, 0])
 
 def _sum4(m: Array) -> Array:
     """Sum (4, 4, n) products over the first axis in the scalar code's order."""
-    return ((m[0] + m[1]) + m[2]) + m[3]
+    out = m[0] + m[1]
+    out += m[2]
+    out += m[3]
+    return out
 
 
 def _cross(u6: Array, v: Array) -> Array:
@@ -53,9 +56,16 @@ def _cross(u6: Array, v: Array) -> Array:
 
 
 def _rotate(w: Array, u6: Array, v: Array) -> Array:
-    """``rotate((w, u), v)``: ``t = 2 cross(u, v)``; ``v + w t + cross(u, t)``."""
-    t = 2.0 * _cross(u6, v)
-    return (v + w * t) + _cross(u6, t)
+    """``rotate((w, u), v)``: ``t = 2 cross(u, v)``; ``v + w t + cross(u, t)``.
+
+    In place where it allocates less (``w t + v`` is ``v + w t``: ``+`` commutes exactly).
+    """
+    t = _cross(u6, v)
+    t *= 2.0
+    out = w * t
+    out += v
+    out += _cross(u6, t)
+    return out
 
 
 def _signed(b: Array) -> Array:

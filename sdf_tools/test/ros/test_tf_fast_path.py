@@ -76,7 +76,7 @@ def _message(rng: random.Random, names: list[str], *, odd: bool = True
 
 
 def _fields(msg: Any) -> list[tuple[object, ...]]:
-    out = []
+    out: list[tuple[object, ...]] = []
     for tf in msg.transforms:
         t, r = tf.transform.translation, tf.transform.rotation
         out.append((tf.header.stamp.sec, tf.header.stamp.nanosec, tf.header.frame_id, tf.child_frame_id,
