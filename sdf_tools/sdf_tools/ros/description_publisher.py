@@ -235,6 +235,9 @@ class DescriptionPublisher(Node):
         if self._mapper is None:
             return
         names: Sequence[str] = msg.name
+        if msg.header.stamp.sec < 0:
+            self._negative_stamp(msg.header.stamp.sec)
+            return
         stamp = Time.from_msg(msg.header.stamp).nanoseconds
         now = self.get_clock().now().nanoseconds
         publish, moved_back = self._throttle.check(names, stamp, now, self.params.publish_frequency,
@@ -248,6 +251,11 @@ class DescriptionPublisher(Node):
             self.get_logger().warning(text)
         self._publish_edges(result.edges, msg.header.stamp)
         self._throttle.mark(names, stamp)
+
+    def _negative_stamp(self, sec: int) -> None:
+        """A stamp before 1970 is no ROS time (rclpy and rclcpp refuse it): drop the message."""
+        self._log_once('warning', f'joint_states stamped {sec} s (negative, not a ROS time): such '
+                       'messages are ignored')
 
     def _publish_edges(self, edges: list[Edge], stamp: object) -> None:
         if edges:
@@ -268,6 +276,9 @@ class DescriptionPublisher(Node):
         msg = self._fast.parse(data)
         if msg is None:  # not little-endian CDR: the ordinary way
             self._on_joint_states(deserialize_message(data, JointState))
+            return
+        if msg.sec < 0:
+            self._negative_stamp(msg.sec)
             return
         now = self.get_clock().now().nanoseconds
         publish, moved_back = self._throttle.check(msg.names, msg.stamp_ns, now,

@@ -178,8 +178,8 @@ def _node_tf(tmp: Path, stream: list[tuple[list[str], list[float], int, int]]) -
                 js.header.stamp.sec, js.header.stamp.nanosec = sec, nanosec
                 pub.publish(js)
                 lst.wait(lambda: False, 0.02)
-            with_edges = sum(1 for names, values, _, _ in stream if 'elbow' in names
-                             and math.isfinite(values[names.index('elbow')]))
+            with_edges = sum(1 for names, values, sec, _ in stream if 'elbow' in names
+                             and math.isfinite(values[names.index('elbow')]) and sec >= 0)
             assert lst.wait(lambda: len(lst.tf) >= with_edges), (len(lst.tf), with_edges)
             lst.wait(lambda: False, 0.3)  # nothing more may come
             return proc.text(), [_fields(m) for m in lst.tf]
@@ -198,10 +198,12 @@ def test_the_node_publishes_the_same_tf_on_both_paths(ros: None, tmp_path: Path,
         values = [rng.uniform(-3.0, 3.0) for _ in chosen]
         if i == 5:
             values[0] = math.nan  # the ordinary path inside the fast one: nothing published
-        stream.append((chosen if i % 2 else sorted(chosen), values, 1_700_000_000 + i, 1000 * i))
+        sec = -3 if i == 7 else 1_700_000_000 + i  # negative: ignored, once reported, node alive
+        stream.append((chosen if i % 2 else sorted(chosen), values, sec, 1000 * i))
     fast_log, fast = _node_tf(tmp_path / 'fast', stream)
     monkeypatch.setenv('SDF_TOOLS_TF_FAST_PATH', '0')
     slow_log, slow = _node_tf(tmp_path / 'slow', stream)
     assert 'serialized fast path' in fast_log and 'ordinary path' in slow_log
-    assert fast == slow and len(fast) == 39
+    assert fast == slow and len(fast) == 38
     assert fast_log.count('[ghost]') == slow_log.count('[ghost]') == 1
+    assert fast_log.count('stamped -3 s') == slow_log.count('stamped -3 s') == 1
