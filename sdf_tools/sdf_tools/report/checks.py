@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import trimesh
 
 from sdf_tools.errors import Severity
 from sdf_tools.load import LoadResult
@@ -63,12 +67,9 @@ def _link_problem(code: str, severity: str, entry: LinkEntry, message: str) -> P
     return Problem(code, severity, 'link', entry.name, message, *_where(loc))
 
 
-def _plausibility(entry: LinkEntry, index: int, shapes: ShapeSet, mass: float,
-                  inertia: list[float]) -> tuple[Json, list[Problem]]:
-    parts = [(shapes.meshes[s.mesh_key], s.matrix) for s in shapes.shapes
-             if s.link == index and s.kind == 'collision' and s.mesh_key is not None
-             and s.geometry != 'plane']
-    solid = inr.solid_of(parts) if parts else None
+def _plausibility(entry: LinkEntry, parts: list[tuple[trimesh.Trimesh, np.ndarray]], mass: float,
+                  inertia: list[float], cache: dict[int, Any]) -> tuple[Json, list[Problem]]:
+    solid = inr.solid_of(parts, cache) if parts else None
     if solid is None or mass <= 0:
         return {'density': None, 'inertia_ratio': None, 'plausible': None}, []
     density = mass / solid.volume
@@ -89,8 +90,18 @@ def _plausibility(entry: LinkEntry, index: int, shapes: ShapeSet, mass: float,
     return {'density': density, 'inertia_ratio': ratio, 'plausible': not out}, out
 
 
-def check_link(entry: LinkEntry, index: int, shapes: ShapeSet, fmt: str) -> tuple[Json, list[Problem]]:
-    """Check one link's mass and inertia; return its table row checks and its problems."""
+def _collisions(shapes: ShapeSet) -> dict[int, list[tuple[trimesh.Trimesh, np.ndarray]]]:
+    """Each link's collision meshes with their poses (planes are not solids)."""
+    out: dict[int, list[tuple[trimesh.Trimesh, np.ndarray]]] = {}
+    for s in shapes.shapes:
+        if s.kind == 'collision' and s.mesh_key is not None and s.geometry != 'plane':
+            out.setdefault(s.link, []).append((shapes.meshes[s.mesh_key], s.matrix))
+    return out
+
+
+def check_link(entry: LinkEntry, parts: list[tuple[trimesh.Trimesh, np.ndarray]],
+               fmt: str, cache: dict[int, Any] | None = None) -> tuple[Json, list[Problem]]:
+    """Check one link's mass and inertia (``parts``: its collisions); return its row and problems."""
     link: Link = entry.link
     out: list[Problem] = []
     row: Json = {'mass_positive': None, 'positive_definite': None, 'triangle': None,
@@ -118,7 +129,7 @@ def check_link(entry: LinkEntry, index: int, shapes: ShapeSet, fmt: str) -> tupl
         out.append(_link_problem('DEFAULT_INERTIA', 'warning', entry,
                                  'inertia is the unit default (ixx = iyy = izz = 1 kg m^2, '
                                  'what libsdformat assumes without <inertia>)'))
-    plaus, found = _plausibility(entry, index, shapes, mass, inertia)
+    plaus, found = _plausibility(entry, parts, mass, inertia, {} if cache is None else cache)
     row.update(plaus)
     return row, out + found
 
@@ -171,8 +182,10 @@ def run_checks(result: LoadResult, links: list[LinkEntry], joints: list[JointEnt
     """Run every check; problems sorted errors first, then warnings, then notes."""
     out = Checks()
     fmt = result.document.format if result.document is not None else 'sdf'
+    collisions = _collisions(shapes)
+    cache: dict[int, Any] = {}  # each mesh's volume and inertia, computed once
     for i, entry in enumerate(links):
-        row, found = check_link(entry, i, shapes, fmt)
+        row, found = check_link(entry, collisions.get(i, []), fmt, cache)
         out.links.append(row)
         out.problems += found
     if result.document is not None:

@@ -8,6 +8,8 @@ inequality broken) has no box.
 """
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -38,9 +40,16 @@ def tolerance(i: Sequence[float]) -> float:
 
 def principal(i: Sequence[float]) -> Principal:
     """Return the principal moments and axes (a proper rotation) of an inertia tensor."""
+    return _principal(tuple(float(x) for x in i))
+
+
+@functools.lru_cache(maxsize=4096)
+def _principal(i: tuple[float, ...]) -> Principal:
+    # Cached: each link's checks, table and box ask for it, and worlds repeat models.
     w, v = np.linalg.eigh(tensor(i))
     if np.linalg.det(v) < 0:
         v[:, 2] = -v[:, 2]
+    v.setflags(write=False)
     return Principal((float(w[0]), float(w[1]), float(w[2])), v)
 
 
@@ -75,30 +84,65 @@ class Solid(NamedTuple):
     trace_per_density: float
 
 
-def solid_of(parts: Sequence[tuple[trimesh.Trimesh, np.ndarray]]) -> Solid | None:
+class _Props(NamedTuple):
+    volume: float
+    centre: np.ndarray
+    tensor: np.ndarray  # about the centre, per unit density
+
+
+def _props(mesh: trimesh.Trimesh) -> _Props | None:
+    """Volume, centre and inertia of a mesh (its convex hull when it is not watertight)."""
+    m = mesh
+    if not m.is_watertight:
+        try:
+            m = m.convex_hull
+        except Exception:  # qhull refuses flat and degenerate point sets (raises its own types)
+            return None
+    vol = float(m.volume)
+    if not math.isfinite(vol) or abs(vol) <= 0:
+        return None
+    return _Props(abs(vol), np.asarray(m.center_mass, dtype=float),
+                  np.asarray(m.moment_inertia, dtype=float) * (abs(vol) / vol))
+
+
+def _placed(mesh: trimesh.Trimesh, matrix: np.ndarray, cache: dict[int, _Props | None]) -> _Props | None:
+    """The properties of ``mesh`` placed by ``matrix``: moved analytically when the scale is uniform."""
+    lin = matrix[:3, :3]
+    scale = float(np.cbrt(abs(np.linalg.det(lin))))
+    if scale > 0 and np.allclose(lin @ lin.T, scale * scale * np.eye(3), rtol=1e-9, atol=0):
+        if id(mesh) not in cache:
+            cache[id(mesh)] = _props(mesh)
+        p = cache[id(mesh)]
+        if p is None:
+            return None
+        r = lin / scale
+        return _Props(p.volume * scale ** 3, lin @ p.centre + matrix[:3, 3],
+                      scale ** 5 * (r @ p.tensor @ r.T))
+    m = mesh.copy()
+    m.apply_transform(matrix)
+    return _props(m)
+
+
+def solid_of(parts: Sequence[tuple[trimesh.Trimesh, np.ndarray]],
+             cache: dict[int, _Props | None] | None = None) -> Solid | None:
     """Mass properties of meshes placed by 4x4 matrices, filled at density 1.
 
     A mesh that is not watertight is replaced by its convex hull (its
     "volume" would mean nothing). Overlaps are counted twice: this feeds a
-    plausibility check, not a measurement.
+    plausibility check, not a measurement. ``cache`` keeps each mesh's own
+    properties between calls (keyed by ``id``: the meshes must outlive it).
     """
+    cache = {} if cache is None else cache
     vols: list[float] = []
     centres: list[np.ndarray] = []
     tensors: list[np.ndarray] = []
     for mesh, matrix in parts:
-        m = mesh.copy()
-        m.apply_transform(matrix)
-        if not m.is_watertight:
-            try:
-                m = m.convex_hull
-            except Exception:  # qhull refuses flat and degenerate point sets (raises its own types)
-                continue
-        vol = abs(float(m.volume))
-        if vol <= 0:
+        p = _placed(mesh, matrix, cache)
+        if p is None:
             continue
-        vols.append(vol)
-        centres.append(np.asarray(m.center_mass, dtype=float))
-        tensors.append(np.asarray(m.moment_inertia, dtype=float) * (vol / float(m.volume)))
+        vols.append(p.volume)
+        centres.append(p.centre)
+        tensors.append(p.tensor)
     total = sum(vols)
     if total <= 0:
         return None

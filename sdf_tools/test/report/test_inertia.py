@@ -57,3 +57,20 @@ def test_open_mesh_is_measured_by_its_hull() -> None:
     open_cube = trimesh.Trimesh(cube.vertices, cube.faces[:-2])
     solid = inr.solid_of([(open_cube, np.eye(4))])
     assert solid is not None and solid.volume == pytest.approx(1.0, rel=1e-12)
+
+
+def test_uniformly_scaled_placement_moves_the_properties_exactly() -> None:
+    box = trimesh.creation.box(extents=[0.3, 0.2, 0.1])
+    box.apply_translation([0.05, -0.02, 0.01])  # its centre off its origin
+    m = np.eye(4)
+    m[:3, :3] = 2.0 * Rotation.from_euler('xyz', [0.4, 0.1, -0.7]).as_matrix()
+    m[:3, 3] = [1.0, 2.0, 3.0]
+    moved = box.copy()
+    moved.apply_transform(m)
+    solid = inr.solid_of([(box, m)], {})
+    assert solid is not None
+    assert solid.volume == pytest.approx(moved.volume, rel=1e-12)
+    assert solid.trace_per_density == pytest.approx(np.trace(moved.moment_inertia), rel=1e-9)
+    stretched = np.diag([1.0, 2.0, 3.0, 1.0])  # not uniform: measured on a transformed copy
+    solid = inr.solid_of([(box, stretched)], {})
+    assert solid is not None and solid.volume == pytest.approx(0.006 * 6, rel=1e-12)
