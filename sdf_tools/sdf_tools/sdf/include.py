@@ -32,23 +32,36 @@ def parse_plugin(ctx: ReadContext, el: etree._Element) -> Plugin:
     return Plugin(el.get('name', ''), el.get('filename', ''), to_xml(el), ctx.loc(el))
 
 
+def _fallback_dirs(ctx: ReadContext) -> list[Path]:
+    """The including file's directory, then the top-level file's (when different)."""
+    dirs = [Path(ctx.file).parent] if ctx.file else []
+    if ctx.include_stack:
+        top = Path(ctx.include_stack[0]).parent
+        if not dirs or top.resolve() != dirs[0].resolve():
+            dirs.append(top)
+    return dirs
+
+
 def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
     uri_el = child(inc, 'uri')
     if uri_el is None or not (uri_el.text or '').strip():
         ctx.error(ErrorCode.ATTRIBUTE_MISSING, '<include> is missing a <uri> element', inc)
         return None
     uri = (uri_el.text or '').strip()
-    base = Path(ctx.file).parent if ctx.file else None
     # libsdformat's own places first (working directory, SDF_PATH and the resource
-    # paths Gazebo adds); the including file's directory only when they fail.
+    # paths Gazebo adds); then the directories of the including file and of the
+    # file at the top of the include chain (libsdformat's working directory when
+    # run from there), said in a warning.
     path = resolve_uri(uri, None)
-    if path is None and base is not None:
+    for base in _fallback_dirs(ctx):
+        if path is not None:
+            break
         path = resolve_uri(uri, base)
         if path is not None:
             ctx.warn(ErrorCode.URI_LOOKUP,
-                     f'uri[{uri}] found only relative to the including file ([{path}]); '
-                     'libsdformat looks in the working directory and SDF_PATH, not there: '
-                     "run from the file's directory or add it to SDF_PATH", uri_el)
+                     f'uri[{uri}] found only relative to [{base}] ([{path}]); libsdformat '
+                     'looks in the working directory and SDF_PATH, not there: run from that '
+                     'directory or add it to SDF_PATH', uri_el)
     if path is None:
         ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
         return None
