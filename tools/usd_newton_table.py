@@ -132,19 +132,19 @@ WHY = """
 #: the files that show it).
 REASONS = (
     ('extra body [world]',
-     'the URDF has a link named `world`. libsdformat, and so our reader, take it as the world '
+     ('the URDF has a link named `world`. libsdformat, and so our reader, take it as the world '
      'frame: the robot is fixed to the world by the joint from it. Newton\'s `add_urdf` makes '
-     '`world` a body of its own (free, with `floating=True`), so its robot is not fixed.'),
+     '`world` a body of its own (free, with `floating=True`), so its robot is not fixed.')),
     ('Invalid local file URI',
-     'the URDF names its meshes `file://meshes/...`, a relative path written as a file URI. '
+     ('the URDF names its meshes `file://meshes/...`, a relative path written as a file URI. '
      'libsdformat and our reader resolve it next to the file; Newton\'s importer accepts only '
-     'absolute file URIs and refuses the whole robot.'),
+     'absolute file URIs and refuses the whole robot.')),
     ('XML or text declaration not at start',
-     'the file has a blank line before `<?xml ...?>`. libsdformat (TinyXML2) and our reader '
-     'read it; the XML parser Newton uses refuses it.'),
+     ('the file has a blank line before `<?xml ...?>`. libsdformat (TinyXML2) and our reader '
+     'read it; the XML parser Newton uses refuses it.')),
     ('Mesh file',
-     'a mesh file Newton\'s importer cannot load (it raises instead of skipping the shape); '
-     'body poses do not depend on it, and our export loads it with trimesh.'),
+     ('a mesh file Newton\'s importer cannot load (it raises instead of skipping the shape); '
+     'body poses do not depend on it, and our export loads it with trimesh.')),
 )
 
 
