@@ -84,7 +84,7 @@ def test_xacro_text_with_args_to_urdf_file(converter: NodeProcess, client: tuple
     ({'input_text': '<robot name="r">\n<link name="a"/>\n<joint name="j" type="revolute">'
                     '<parent link="a"/><child link="b"/></joint></robot>', 'output_format': 'sdf'},
      'URDF_INVALID', 'input_text', 3),
-    ({'input_path': str(ARM), 'output_format': 'mjcf'}, 'output_format [mjcf]', '', 0),
+    ({'input_path': str(ARM), 'output_format': 'obj'}, 'output_format [obj]', '', 0),
     ({'input_path': str(ARM), 'output_format': 'sdf', 'options_yaml': '{no_such_option: 1}'},
      "unknown option 'no_such_option'", '', 0),
     ({'input_path': str(ARM), 'input_text': '<robot/>', 'output_format': 'sdf'},
