@@ -115,8 +115,28 @@ def _read_with_params(ctx: ReadContext, path: Path, params: etree._Element,
         return None, [bad] if bad else []
     top = next((c for c in root if isinstance(c.tag, str)), None)
     if top is not None:
-        apply_params(ctx, params, top)
+        dirs = [path.parent, *( [Path(stack[0]).parent] if stack else [])]
+        apply_params(ctx, params, top, lambda inc: _included_name(inc, dirs))
     return read_sdf_root(root, str(path), stack)
+
+
+def _included_name(inc: etree._Element, dirs: list[Path]) -> str | None:
+    """The name a nested ``<include>`` gives its model: its ``<name>``, else the file's."""
+    name_el = child(inc, 'name')
+    if name_el is not None:
+        return (name_el.text or '').strip()
+    uri_el = child(inc, 'uri')
+    uri = (uri_el.text or '').strip() if uri_el is not None else ''
+    path = resolve_uri(uri, None) if uri else None
+    for base in dirs:
+        path = path or resolve_uri(uri, base)
+    if path is not None and path.is_dir():
+        path = model_file_in_dir(path, sdf_fallback=False)
+    if path is None:
+        return None
+    root, _ = parse_file(path)
+    top = next((c for c in root if isinstance(c.tag, str)), None) if root is not None else None
+    return top.get('name') if top is not None else None
 
 
 def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import copy
 import functools
+from collections.abc import Callable
 
 from lxml import etree
 
@@ -267,8 +268,63 @@ def _add_parent(ctx: ReadContext, xml: etree._Element, model: etree._Element, el
     return True if found is None else found
 
 
-def apply_params(ctx: ReadContext, params: etree._Element, model: etree._Element) -> None:
-    """Apply each instruction of ``<experimental:params>`` to the included ``model``."""
+NameOf = Callable[[etree._Element], 'str | None']
+
+
+def _scope_of(inc: etree._Element, model: etree._Element, name_of: NameOf) -> str | None:
+    """The scoped name an ``<include>`` inside ``model`` gives what it includes."""
+    name = name_of(inc)
+    if not name:
+        return None
+    parts = [name]
+    node = inc.getparent()
+    while node is not None and node is not model:
+        owner = node.get('name')
+        if owner is None:
+            return None
+        parts.append(owner)
+        node = node.getparent()
+    return '::'.join(reversed(parts))
+
+
+def _forward(params: etree._Element, xml: etree._Element, model: etree._Element, elem_id: str,
+             name_of: NameOf) -> bool:
+    """Hand an instruction for an element of a nested ``<include>`` on to that include.
+
+    libsdformat applies the instructions to the included tree with its own includes
+    already expanded; we read each file on its own, so an instruction aimed inside a
+    nested include travels with it (its ``element_id`` made relative to it).
+    """
+    for inc in model.iter('include'):
+        scope = _scope_of(inc, model, name_of)
+        if scope is None:
+            continue
+        if elem_id == scope and xml.get('action') == 'add':
+            rest = ''
+        elif elem_id.startswith(scope + '::'):
+            rest = elem_id[len(scope) + 2:]
+        else:
+            continue
+        target = next((c for c in inc if c.tag == params.tag), None)
+        if target is None:
+            target = copy.deepcopy(params)  # same (prefixed) tag; emptied below
+            for c in list(target):
+                target.remove(c)
+            inc.append(target)
+        fwd = copy.deepcopy(xml)
+        fwd.set('element_id', rest)
+        target.append(fwd)
+        return True
+    return False
+
+
+def apply_params(ctx: ReadContext, params: etree._Element, model: etree._Element,
+                 name_of: NameOf | None = None) -> None:
+    """Apply each instruction of ``<experimental:params>`` to the included ``model``.
+
+    ``name_of`` names what a nested ``<include>`` of ``model`` includes, so that
+    instructions aimed inside it are handed on (see :func:`_forward`).
+    """
     for xml in _elements(params):
         elem_id = xml.get('element_id')
         if elem_id is None:
@@ -292,6 +348,8 @@ def apply_params(ctx: ReadContext, params: etree._Element, model: etree._Element
         if found is False:
             continue
         if found is None or found is True:
+            if name_of is not None and _forward(params, xml, model, elem_id, name_of):
+                continue
             ctx.error(ErrorCode.ELEMENT_MISSING,
                       f"Could not find element <{xml.tag} element_id='{elem_id}'>. "
                       f'Skipping element modification:\n{_show(xml)}', xml)

@@ -72,6 +72,8 @@ VALID = [
     'params_modify.sdf',
     'params_add.sdf',
     'params_replace_children.sdf',
+    # instructions aimed inside a nested <include> of the included model
+    'params_nested_include.sdf',
 ]
 
 
@@ -159,3 +161,12 @@ def test_params_add_of_an_existing_name_refused_by_both() -> None:
     assert 'DUPLICATE_NAME' in {e['code'] for e in ours['errors']}
     diffs = differences(path)
     assert not diffs, '\n'.join(diffs)
+
+
+def test_params_reach_into_nested_includes() -> None:
+    ours = ours_report(DATA / 'params_nested_include.sdf')
+    links = {link['name']: link for link in ours['links']}
+    box = links['shelf_unit::top_drawer::box']
+    assert box['visuals'][0]['geometry'] == {'type': 'box', 'size': [0.5, 0.5, 0.5]}
+    assert [c['name'] for c in box['collisions']] == ['bump']
+    assert links['shelf_unit::top_drawer::knob']['pose']['xyz'] == [0.3, 0.0, 0.8]
