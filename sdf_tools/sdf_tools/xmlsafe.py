@@ -170,20 +170,43 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
                             severity=Severity.WARNING)
 
 
+_TAG = re.compile(rb'<(/?)([A-Za-z_][\w:.-]*)[^<>]*?(/?)>')
+
+
+def _without_stray_end_tags(tail: bytes) -> bytes:
+    """Drop end tags that close nothing opened in ``tail`` (``</sdf>`` twice)."""
+    out: list[bytes] = []
+    stack: list[bytes] = []
+    pos = 0
+    for m in _TAG.finditer(tail):
+        if not m.group(1):
+            if not m.group(3):
+                stack.append(m.group(2))
+        elif stack and stack[-1] == m.group(2):
+            stack.pop()
+        else:
+            out.append(tail[pos:m.start()])
+            pos = m.end()
+    out.append(tail[pos:])
+    return b''.join(out)
+
+
 def _end_of_root(data: bytes, line: int, column: int) -> int | None:
     """The offset just past the root element, when only elements and comments follow it."""
     starts = [0]
     for _ in range(line - 1):
         starts.append(data.index(b'\n', starts[-1]) + 1)
     cut = data.rfind(b'>', 0, starts[-1] + max(column - 1, 0)) + 1
+    # Stray end tags there (a second </sdf>) are skipped by tinyxml2 too.
+    tail = _without_stray_end_tags(data[cut:])
     parser = _parser(recover=False)
     try:
-        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', parser)
+        rest = etree.fromstring(b'<r>' + tail + b'</r>', parser)
     except etree.XMLSyntaxError:
         log: list[etree._LogEntry] = list(parser.error_log)
         if any(e.domain != etree.ErrorDomains.NAMESPACE for e in log):
             return None
-        rest = etree.fromstring(b'<r>' + data[cut:] + b'</r>', _parser(recover=True))
+        rest = etree.fromstring(b'<r>' + tail + b'</r>', _parser(recover=True))
     if (rest.text or '').strip() or any((c.tail or '').strip() for c in rest):
         return None
     return cut

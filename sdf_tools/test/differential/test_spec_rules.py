@@ -141,6 +141,7 @@ def test_unknown_version_is_read_with_a_warning(version: str, tmp_path: Path) ->
 
 @pytest.mark.parametrize('tail, valid', [('<extra><b/></extra>', True),
                                          ('<!-- c --><sdf version="1.9"/>', True),
+                                         ('</sdf>', True),
                                          ('junk text', False)])
 def test_content_after_the_root(tail: str, valid: bool, tmp_path: Path) -> None:
     path = tmp_path / 'after.sdf'

@@ -20,6 +20,9 @@ __all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'table']
 
 DATA_DIR = Path(__file__).resolve().parent / 'data'
 SPEC_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
+# libsdformat 12, our reference for these versions, converts them to 1.9 before it reads
+# their values: see spec/convert.py.
+CONVERTED_TO = dict.fromkeys(('1.3', '1.4', '1.5', '1.6', '1.7', '1.8'), '1.9')
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,8 @@ class ElementSpec:
     required_children: tuple[ElementSpec, ...] = field(default=(), repr=False)
     # A value without attributes or children: checked inline by its parent (spec/check.py).
     leaf: bool = False
+    # Attributes of type string: nothing to parse, only a required one must not be empty.
+    plain_attributes: frozenset[str] = frozenset()
     # The batch its texts join when it is a leaf of a plain kind (spec/check.py).
     batch: str | None = None
     # Verdicts on texts of this element's value (without attributes): values are pure.
@@ -106,7 +111,11 @@ def spec_for(version: str) -> ElementSpec:
         for eid, rec in records.items():
             _link(made[eid], [_resolved(made, records, cid) if resolve else made[cid]
                               for cid in rec[9]])  # type: ignore[attr-defined]
-    return made[str(data['root'])]
+    root = made[str(data['root'])]
+    if version in CONVERTED_TO:
+        from sdf_tools.sdf.spec.convert import read_as_converted
+        read_as_converted(root, spec_for(CONVERTED_TO[version]))
+    return root
 
 
 def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
@@ -115,7 +124,14 @@ def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
         children.setdefault(child.name, child)
     spec.children = children
     spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
-    spec.leaf = (spec.type is not None and not children and not spec.copy_data
+    derive(spec)
+
+
+def derive(spec: ElementSpec) -> None:
+    """Compute the lookups of ``spec`` that follow from its own fields and children."""
+    spec.required_attributes = tuple(n for n, a in spec.attributes.items() if a.required)
+    spec.plain_attributes = frozenset(n for n, a in spec.attributes.items() if a.type == 'string')
+    spec.leaf = (spec.type is not None and not spec.children and not spec.copy_data
                  and spec.required != '-1' and not spec.required_attributes)
     plain = spec.leaf and spec.bounds is None  # an empty required value fails the batch
     spec.batch = spec.type if plain and spec.type in ('double', 'pose', 'vector3') else None
@@ -135,4 +151,4 @@ def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], ci
     return ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
                        target.bounds, target.copy_data, target.attributes,
                        target.required_attributes, target.children, target.required_children,
-                       target.leaf, target.batch)
+                       target.leaf, target.plain_attributes, target.batch)

@@ -32,6 +32,7 @@ from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
 from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
 
 _Element = etree._Element
+_REQUIRED = ('1', '+')
 _SCALAR_TYPES = frozenset(('int', 'unsigned int', 'double', 'float', 'bool'))
 
 
@@ -184,11 +185,21 @@ class SpecChecker:
     def element(self, el: _Element, spec: ElementSpec) -> bool:
         """Check ``el`` and its subtree; False when it fails (the caller reports it)."""
         ok = True
-        if spec.required_attributes or el.keys():
+        keys = el.keys()
+        if keys:
+            if spec.plain_attributes.issuperset(keys):
+                for key in spec.required_attributes:  # present, and not empty
+                    value = el.get(key)
+                    if value is None or not value.strip():
+                        ok = self._attributes(el, spec)
+                        break
+            else:
+                ok = self._attributes(el, spec)
+        elif spec.required_attributes:
             ok = self._attributes(el, spec)
         if spec.type is not None:
             text = el.text
-            if spec.type == 'pose' and el.keys():
+            if spec.type == 'pose' and keys:
                 if (self.batches is not None and text is not None and spec.batch is not None
                         and el.get('rotation_format') is None and el.get('degrees') is None):
                     self.batches['pose'].append(text)  # only relative_to: a plain pose
@@ -214,7 +225,7 @@ class SpecChecker:
                 if ':' not in tag and tag != 'include':
                     self._unknown(c, el)
                 continue
-            if seen is not None:
+            if seen is not None and cs.required in _REQUIRED:
                 seen.add(tag)
             if cs.leaf and not c.keys() and not len(c):
                 # The common case, inline: a value element without attributes.
@@ -231,7 +242,7 @@ class SpecChecker:
                 continue
             if cs.required == '-1':
                 self.ctx.warn(ErrorCode.ELEMENT_DEPRECATED, f'SDF Element[{tag}] is deprecated', c)
-            skipped = self.skip.get(c)
+            skipped = self.skip.get(c) if self.skip else None
             if skipped is not None:
                 ok = ok and skipped
             elif not self.element(c, cs):
