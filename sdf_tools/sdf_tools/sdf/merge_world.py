@@ -9,6 +9,7 @@ libsdformat's ``insertIncludedElement`` says.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from lxml import etree
@@ -17,6 +18,24 @@ from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Frame, Model, RawPose, World
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.transform import Transform
+
+
+def _ign_text(v: float) -> float:
+    """One number as libsdformat 12 writes it into a pose: ``math::precision(v, 6)``
+    (rounded half away from zero to 6 decimals), then a stream's 6 significant digits."""
+    rounded = math.copysign(math.floor(abs(v) * 1e6 + 0.5) / 1e6, v)
+    return float(f'{rounded:g}')
+
+
+def pose_through_text_12(pose: Transform) -> Transform:
+    """A pose as libsdformat 12's ``Param::Set`` stores it: printed (xyz, roll pitch yaw)
+    and read back. libsdformat 12 sets a merged model's proxy frame pose that way; newer
+    versions print every digit."""
+    x, y, z = pose.p
+    r, p, yw = pose.rpy()
+    return Transform.from_xyz_rpy((_ign_text(x), _ign_text(y), _ign_text(z)),
+                                  (_ign_text(r), _ign_text(p), _ign_text(yw)))
 
 
 def proxy_frame_name(model_name: str) -> str:

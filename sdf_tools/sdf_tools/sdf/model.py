@@ -12,6 +12,7 @@ from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_link
+from sdf_tools.sdf.merge_world import pose_through_text_12
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, get_bool, get_pose, kids, parse_bool_text
 from sdf_tools.xmlsafe import to_xml
@@ -32,6 +33,8 @@ def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Mode
     if m.placement_frame:
         from sdf_tools.frames.placement import resolve_placed_model_pose  # frames depend on model only
         pose = replace(pose, value=resolve_placed_model_pose(m))
+    if ctx.version_tuple < (1, 10):  # judged by libsdformat 12, which prints it
+        pose = replace(pose, value=pose_through_text_12(pose.value))
     rel = pose.relative_to or '__model__'
     parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),
                                ctx.loc(inc_el)))
