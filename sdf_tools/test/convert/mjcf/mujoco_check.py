@@ -95,18 +95,28 @@ def _link_pose(c: Checked, m: Any, d: Any, name: str, want: Transform) -> int:
 
 def _joint(c: Checked, m: Any, d: Any, flat: FlatModel, j: Any, root: Transform,
            prefix: str) -> None:
-    jid = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, prefix + j.name)
+    """Compare the world anchor and axis of each MJCF hinge/slide a source joint became.
+
+    The joint itself carries axis (axis2 for a gearbox holding its link alone, as
+    written); a universal or revolute2 joint's second hinge ``<name>__axis2`` carries axis2.
+    """
     moving = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
-    if jid < 0 or int(m.jnt_type[jid]) not in moving or j.axes[0] is None:
-        return
+    pairs = [(j.name, 1 if j.joint.type == 'gearbox' else 0)]
+    if j.joint.type in ('universal', 'revolute2'):
+        pairs.append((f'{j.name}__axis2', 1))
     x_wj = root * flat.world_pose(j.vid)
-    axis = np.asarray(x_wj.rotate(j.axes[0]))
-    axis /= np.linalg.norm(axis)
-    err = max(float(np.abs(np.asarray(x_wj.p) - d.xanchor[jid]).max()),
-              float(np.abs(axis - d.xaxis[jid]).max()))
-    c.joints += 1
-    if err > TOL:
-        c.problems.append(f'joint [{j.name}]: world anchor/axis off by {err:.3g}')
+    for name, k in pairs:
+        jid = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_JOINT, prefix + name)
+        axis_j = j.axes[k] if k < len(j.axes) else None
+        if jid < 0 or int(m.jnt_type[jid]) not in moving or axis_j is None:
+            continue
+        axis = np.asarray(x_wj.rotate(axis_j))
+        axis /= np.linalg.norm(axis)
+        err = max(float(np.abs(np.asarray(x_wj.p) - d.xanchor[jid]).max()),
+                  float(np.abs(axis - d.xaxis[jid]).max()))
+        c.joints += 1
+        if err > TOL:
+            c.problems.append(f'joint [{name}]: world anchor/axis off by {err:.3g}')
 
 
 def _masses(c: Checked, m: Any, flat: FlatModel, groups: dict[int, list[Any]],

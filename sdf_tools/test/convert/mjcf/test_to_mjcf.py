@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import mujoco
 import numpy as np
 import pytest
 from differential.corpus import corpus, corpus_id
+from differential.generators import mutated_documents, valid_documents
+from hypothesis import HealthCheck, given, note, settings
 
 from convert.mjcf.mujoco_check import check_export, compile_mjcf, source_flats
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.load import load_file
+from sdf_tools.load import load_file, load_string
 from sdf_tools.transform import Transform
 
 TEST = Path(__file__).resolve().parents[2]
@@ -156,3 +159,28 @@ def test_velocity_limits_are_kept_as_numerics() -> None:
     k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_NUMERIC, 'velocity_limit:finger_left_joint')
     assert k >= 0 and m.numeric_data[m.numeric_adr[k]] == 0.1
     assert np.isclose(m.jnt_actfrcrange[m.joint('finger_left_joint').id], [-10, 10]).all()
+
+
+@settings(max_examples=100, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(valid_documents())
+def test_generated_models_place_every_body_and_joint(doc: Any) -> None:
+    """Random valid SDFormat (every version, nesting, placement frame...): exact in MuJoCo."""
+    loaded = load_string(doc.xml, 'generated.sdf')
+    result = convert_to_mjcf(loaded, ConversionOptions())
+    note(result.text or '')
+    if not result.ok:  # only a model MJCF cannot hold may fail, and it says why
+        assert result.report.errors and not loaded.valid or all(
+            e.message for e in result.report.errors)
+        return
+    checked = check_export(result.text or '', loaded, balanced=_balanced(result.report))
+    assert not checked.problems, checked.problems
+
+
+@settings(max_examples=40, derandomize=True, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(mutated_documents())
+def test_broken_models_are_refused_with_errors(doc: Any) -> None:
+    """Random documents breaking one SDFormat rule: an error report, never an exception."""
+    result = convert_to_mjcf(load_string(doc.xml, 'broken.sdf'), ConversionOptions())
+    assert result.ok or result.report.errors
