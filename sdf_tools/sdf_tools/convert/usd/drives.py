@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-from pxr import Usd, UsdPhysics
+from pxr import Sdf, Usd, UsdPhysics
 
 from sdf_tools.convert.flatten import FlatJoint, where
 from sdf_tools.convert.report import ConversionReport, ReportKind
@@ -66,8 +66,8 @@ def write_drive(prim: Usd.Prim, j: FlatJoint, interface: str | None,
         drive.CreateMaxForceAttr(ax.effort)
 
 
-def joint_losses(j: FlatJoint, report: ConversionReport) -> None:
-    """Report what of a joint UsdPhysics does not hold (friction, velocity limit, mimic)."""
+def joint_losses(prim: Usd.Prim, j: FlatJoint, report: ConversionReport) -> None:
+    """Write the velocity limit as PhysX's attribute; report friction and mimic as lost."""
     ax = j.joint.axis
     label = f'joint[{j.scoped}]'
     if ax is None:
@@ -76,8 +76,14 @@ def joint_losses(j: FlatJoint, report: ConversionReport) -> None:
         report.add(ReportKind.DROPPED, f'{label}/dynamics/friction', 'UsdPhysics has no joint '
                    'friction', *where(ax.loc or j.joint.loc))
     if ax.velocity >= 0.0 and j.joint.type in _DRIVEN:
-        report.add(ReportKind.DROPPED, f'{label}/limit/velocity', 'UsdPhysics has no joint '
-                   'velocity limit', *where(ax.loc or j.joint.loc))
+        angular = j.joint.type != 'prismatic'
+        value = math.degrees(ax.velocity) if angular else ax.velocity
+        prim.CreateAttribute('physxJoint:maxJointVelocity', Sdf.ValueTypeNames.Float,
+                             custom=True).Set(value)
+        report.add(ReportKind.REWRITTEN, f'{label}/limit/velocity', 'UsdPhysics has no joint '
+                   "velocity limit: written as PhysX's physxJoint:maxJointVelocity "
+                   f'({value:g} {"deg/s" if angular else "m/s"}; Isaac Sim and Newton read it)',
+                   *where(ax.loc or j.joint.loc))
     if ax.mimic_joint:
         report.add(ReportKind.DROPPED, f'{label}/mimic', f'mimic of [{ax.mimic_joint}] has no '
                    'UsdPhysics form', *where(ax.loc or j.joint.loc))

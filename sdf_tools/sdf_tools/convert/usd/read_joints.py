@@ -159,4 +159,8 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
         joint.axis = JointAxis(tuple(float(v) for v in np.asarray(axis)))  # type: ignore[arg-type]
         _limits(prim, kind, joint.axis, angular)
         _drive(prim, joint.axis, angular, report, file)
+        velocity = prim.GetAttribute('physxJoint:maxJointVelocity')
+        if velocity and velocity.Get() is not None and math.isfinite(float(velocity.Get())):
+            v = float(velocity.Get())
+            joint.axis.velocity = math.radians(v) if angular else v
     return joint

@@ -170,7 +170,7 @@ class _ModelWriter:
                     tree.append((j.parent, j.child))
             interface = commanded.get(j.scoped, (None,))[0]
             write_drive(prim, j, interface, self.report)
-            joint_losses(j, self.report)
+            joint_losses(prim, j, self.report)
         return tree
 
     def _articulations(self, model: Usd.Prim, tree: list[tuple[str, str]]) -> None:
@@ -194,6 +194,10 @@ class _ModelWriter:
         m = self.flat.model
         if m.self_collide or moving < 2:
             return
+        for prim in [model, *(self.stage.GetPrimAtPath(p) for p in self.bodies.values())]:
+            if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
+                prim.CreateAttribute('physxArticulation:enabledSelfCollisions',
+                                     Sdf.ValueTypeNames.Bool, custom=True).Set(False)
         group = UsdPhysics.CollisionGroup.Define(self.stage, self.path.AppendChild('collision_filter'))
         group.CreateFilteredGroupsRel().SetTargets([group.GetPath()])
         Usd.CollectionAPI(group.GetPrim(), 'colliders').CreateIncludesRel().SetTargets([self.path])

@@ -63,6 +63,8 @@ def test_features_model_maps_every_concept(tmp_path: Path) -> None:
     assert drive.GetDampingAttr().Get() == pytest.approx(0.3 * 3.141592653589793 / 180, rel=1e-6)
     assert drive.GetTargetPositionAttr().Get() == pytest.approx(0.1 * 180 / 3.141592653589793,
                                                                 rel=1e-6)
+    velocity = shoulder.GetAttribute('physxJoint:maxJointVelocity').Get()
+    assert velocity == pytest.approx(2 * 180 / 3.141592653589793, rel=1e-6)
     wrist = stage.GetPrimAtPath('/features/joints/wrist_u')
     for dof in ('transX', 'transY', 'transZ', 'rotZ'):
         lim = UsdPhysics.LimitAPI(wrist, dof)
