@@ -105,6 +105,21 @@ def _apply_overrides(ctx: ReadContext, inc: etree._Element, top: Included) -> In
     return top
 
 
+def _params_of(inc: etree._Element) -> etree._Element | None:
+    """The ``<experimental:params>`` child, whether or not its prefix is declared.
+
+    libsdformat's XML parser matches the name as written (prefix included);
+    lxml names a declared prefix by its namespace.
+    """
+    for c in inc:
+        tag = c.tag
+        if tag == 'experimental:params' or (
+                isinstance(tag, str) and c.prefix == 'experimental'
+                and etree.QName(c).localname == 'params'):
+            return c
+    return None
+
+
 def _read_with_params(ctx: ReadContext, path: Path, params: etree._Element,
                       stack: tuple[str, ...]) -> tuple[Document | None, list[Diagnostic]]:
     """Read an included file after applying ``<experimental:params>`` to its top element."""
@@ -153,7 +168,7 @@ def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:
         chain = ' -> '.join([*ctx.include_stack, key])
         ctx.error(ErrorCode.INCLUDE_CYCLE, f'include cycle: {chain}', inc)
         return None
-    params = child(inc, 'experimental:params')
+    params = _params_of(inc)
     if params is None:
         doc, diags = read_sdf_file(path, include_stack=(*ctx.include_stack, key))
     else:

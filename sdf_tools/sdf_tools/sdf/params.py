@@ -133,7 +133,12 @@ def _modify_attributes(ctx: ReadContext, xml: etree._Element, el: etree._Element
                       f'Attribute [{attr}] is invalid. Skipping attribute modification in:\n'
                       f'{_show(xml)}', xml)
             continue
-        el.set(attr, value)
+        try:
+            el.set(attr, value)
+        except ValueError:  # an undeclared prefix (``custom:x``): lxml cannot hold it
+            ctx.warn(ErrorCode.WARNING,
+                     f'custom attribute [{attr}] is not copied into <{el.tag}> (its namespace '
+                     'prefix is not declared)', xml)
 
 
 def _has_text(xml: etree._Element) -> bool:
@@ -354,7 +359,11 @@ def apply_params(ctx: ReadContext, params: etree._Element, model: etree._Element
                       f"Could not find element <{xml.tag} element_id='{elem_id}'>. "
                       f'Skipping element modification:\n{_show(xml)}', xml)
             continue
-        _apply(ctx, xml, found, action)
+        try:
+            _apply(ctx, xml, found, action)
+        except (ValueError, TypeError) as err:  # an element lxml cannot build
+            ctx.error(ErrorCode.ELEMENT_INVALID,
+                      f'Unable to apply the element alteration ({err}):\n{_show(xml)}', xml)
 
 
 def _apply(ctx: ReadContext, xml: etree._Element, el: etree._Element, action: str | None) -> None:

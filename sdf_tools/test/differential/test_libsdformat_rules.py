@@ -74,6 +74,8 @@ VALID = [
     'params_replace_children.sdf',
     # instructions aimed inside a nested <include> of the included model
     'params_nested_include.sdf',
+    # the experimental prefix declared as a namespace; a custom attribute in a modify
+    'params_declared_namespace.sdf',
 ]
 
 
@@ -170,3 +172,9 @@ def test_params_reach_into_nested_includes() -> None:
     assert box['visuals'][0]['geometry'] == {'type': 'box', 'size': [0.5, 0.5, 0.5]}
     assert [c['name'] for c in box['collisions']] == ['bump']
     assert links['shelf_unit::top_drawer::knob']['pose']['xyz'] == [0.3, 0.0, 0.8]
+
+
+def test_params_with_declared_namespace_are_applied() -> None:
+    ours = ours_report(DATA / 'params_declared_namespace.sdf')
+    tip = next(link for link in ours['links'] if link['name'] == 'arm::tip')
+    assert tip['pose']['xyz'] == [0.0, 0.0, 0.9]
