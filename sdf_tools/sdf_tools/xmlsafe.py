@@ -166,7 +166,7 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
     except etree.XMLSyntaxError:
         return None
     line = (ns or end)[0].line
-    return tree, Diagnostic(ErrorCode.XML_INVALID, '; '.join(notes), source, line,
+    return tree, Diagnostic(ErrorCode.WARNING, '; '.join(notes), source, line,
                             severity=Severity.WARNING)
 
 
