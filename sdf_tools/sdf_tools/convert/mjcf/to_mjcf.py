@@ -31,6 +31,8 @@ import copy
 import dataclasses
 from pathlib import Path
 
+from lxml import etree
+
 from sdf_tools.convert.flatten import flatten
 from sdf_tools.convert.mjcf.actuators import write_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
@@ -38,7 +40,7 @@ from sdf_tools.convert.mjcf.contact import CollisionBody, write_excludes
 from sdf_tools.convert.mjcf.geometry import Assets
 from sdf_tools.convert.mjcf.joints import JointContext
 from sdf_tools.convert.mjcf.tree import plan_bodies
-from sdf_tools.convert.mjcf.writer import MjcfDocument
+from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
@@ -50,6 +52,7 @@ from sdf_tools.model import Document, Joint, Model, World
 from sdf_tools.urdf.conversion import is_massless_root
 
 __all__ = ['convert_to_mjcf']
+SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
 Picked = tuple[Model, FrameGraphs, World | None]
 # Options that only mean something for another output format.
 _OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops')
@@ -132,13 +135,40 @@ def _picked(doc: Document, options: ConversionOptions) -> list[Picked] | Diagnos
     return found
 
 
+def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> None:
+    """Write the world's gravity and physics step as ``<option>``; report the rest of physics."""
+    extras = {x.tag: x for x in world.extras}
+    gravity = extras.get('gravity')
+    text = etree.fromstring(gravity.xml).text if gravity is not None else None
+    try:
+        g = [float(v) for v in (text or '').split()]
+    except ValueError:
+        g = []
+    if len(g) != 3:
+        g = list(SDF_GRAVITY)
+        report.add(ReportKind.ASSUMED, f'world[{world.name}]/gravity', "SDFormat's default "
+                   "0 0 -9.8 written (MuJoCo's own default is 0 0 -9.81)",
+                   *((world.loc.file, world.loc.line) if world.loc else (None, None)))
+    option = mj.section('option')
+    option.set('gravity', nums(g))
+    physics = extras.get('physics')
+    step = etree.fromstring(physics.xml).findtext('max_step_size') if physics is not None else None
+    if step is not None and physics is not None:
+        option.set('timestep', num(float(step)))
+        report.add(ReportKind.REWRITTEN, f'world[{world.name}]/physics', 'max_step_size written '
+                   'as <option timestep>; the other physics settings (solver, engine, real-time '
+                   'factor...) have no MJCF counterpart', physics.loc.file if physics.loc else None,
+                   physics.loc.line if physics.loc else None)
+
+
 def _world_losses(doc: Document, report: ConversionReport) -> None:
     for world in doc.worlds:
         lost = [('light', x.name, x.loc) for x in world.lights]
         lost += [('actor', x.name, x.loc) for x in world.actors]
         lost += [('plugin', x.name, x.loc) for x in world.plugins]
         lost += [('joint', x.name, x.loc) for x in world.joints]
-        lost += [(x.tag, '', x.loc) for x in world.extras if ':' not in x.tag]
+        lost += [(x.tag, '', x.loc) for x in world.extras
+                 if ':' not in x.tag and x.tag not in ('gravity', 'physics')]
         for kind, name, loc in lost:
             report.add(ReportKind.DROPPED, f'world[{world.name}]/{kind}[{name}]',
                        'world element not exported to MJCF', loc.file if loc else None,
@@ -204,6 +234,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     _world_losses(doc, report)
     world = picked[0][2]
     mj = MjcfDocument(picked[0][0].name if len(picked) == 1 or world is None else world.name)
+    if world is not None:
+        _world_option(world, mj, report)
     assets = Assets(mj, report)
     bodies: list[CollisionBody] = []
     errors: list[Diagnostic] = []

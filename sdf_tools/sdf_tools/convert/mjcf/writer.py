@@ -101,7 +101,7 @@ class MjcfDocument:
         root.append(self.compiler)
         for name in SECTIONS:
             el = self._sections.get(name)
-            if el is not None and (len(el) or name == 'worldbody'):
+            if el is not None and (len(el) or el.attrib or name == 'worldbody'):
                 root.append(el)
         etree.indent(root, space='  ')
         return etree.tostring(root, encoding='unicode', pretty_print=True)

@@ -132,3 +132,21 @@ def test_self_collision_follows_the_model(tmp_path: Path, monkeypatch: object) -
     assert not {('body', 'arm'), ('arm', 'tip')} & pairs  # MuJoCo already keeps those apart
     _, together = _model(tmp_path, tmp_path / 'cache', monkeypatch, self_collide=True)
     assert together.nexclude == 0  # type: ignore[attr-defined]
+
+
+WORLD = """<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+  <gravity>0 0 -3.7</gravity>
+  <physics type="ode"><max_step_size>0.002</max_step_size></physics>
+  <model name="box"><pose>0 0 1 0 0 0</pose><link name="l">
+    <collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>
+</world></sdf>
+"""
+
+
+def test_world_gravity_and_step_become_options(tmp_path: Path) -> None:
+    (tmp_path / 'w.sdf').write_text(WORLD)
+    result = convert_to_mjcf(load_file(tmp_path / 'w.sdf'), ConversionOptions())
+    m, _ = compile_mjcf(result.text or '')
+    assert np.allclose(m.opt.gravity, [0, 0, -3.7]) and m.opt.timestep == 0.002
+    assert m.jnt_type[0] == int(mujoco.mjtJoint.mjJNT_FREE)
