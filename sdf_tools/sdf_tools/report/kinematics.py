@@ -109,6 +109,24 @@ def _joint(entry: JointEntry, index: dict[str, int], worlds: list[Transform | No
     return out
 
 
+def _mimics(joints: list[JointEntry], out: list[Json]) -> None:
+    """Mark joints that follow another (``<mimic>``): ``q = multiplier * q_leader + offset``.
+
+    The page gives them no slider and moves them with their leader, as
+    robot_state_publisher and Gazebo's mimic constraint do.
+    """
+    by_name = {j.name: k for k, j in enumerate(joints)}
+    for k, j in enumerate(joints):
+        axis = j.joint.axis
+        if axis is None or not axis.mimic_joint:
+            continue
+        prefix = j.name[:len(j.name) - len(j.joint.name)]
+        leader = by_name.get(prefix + axis.mimic_joint)
+        if leader is not None and leader != k:
+            out[k]['mimic'] = {'joint': leader, 'multiplier': axis.mimic_multiplier,
+                               'offset': axis.mimic_offset}
+
+
 def kinematics(links: list[LinkEntry], joints: list[JointEntry], frames: list[Json]) -> Json:
     """The ``links``, ``joints``, ``frames`` and joint ``order`` the page's script reads."""
     index = {e.name: i for i, e in enumerate(links)}
@@ -117,6 +135,7 @@ def kinematics(links: list[LinkEntry], joints: list[JointEntry], frames: list[Js
                   'inertial': None if w is None else _inertial(e, w)}
                  for e, w in zip(links, worlds, strict=True)]
     out_joints = [_joint(j, index, worlds) for j in joints]
+    _mimics(joints, out_joints)
     out_frames: list[Json] = []
     for f in frames:
         fw = from_json(f['pose'])

@@ -139,6 +139,12 @@ function motion(j, qs) {
 }
 
 function updatePose() {
+  // Followers first (twice: a follower may follow a follower), then the tree.
+  for (let pass = 0; pass < 2; pass++) {
+    DATA.joints.forEach((j, k) => {
+      if (j.mimic) q[k][0] = j.mimic.multiplier * q[j.mimic.joint][0] + j.mimic.offset;
+    });
+  }
   const A = groups.map(() => new THREE.Matrix4());
   DATA.order.forEach(k => {
     const j = DATA.joints[k];
@@ -163,7 +169,7 @@ function sliderRange(j, a) {
 function buildSliders() {
   const box = document.getElementById('sliders');
   DATA.joints.forEach((j, k) => {
-    if (!j.dofs || j.child < 0 || !j.origin) return;
+    if (!j.dofs || j.child < 0 || !j.origin || j.mimic) return;
     j.axes.slice(0, j.dofs).forEach((a, d) => {
       if (a.xyz.every(v => v === 0)) return;
       const [lo, hi] = sliderRange(j, a);
@@ -281,7 +287,7 @@ function start(gltf) {
   fitCamera();
   resize();
   window.sdfReport = {groups: groups, size: size, highlight: highlight, setJoint: setJoint,
-                      screenOf: screenOf,
+                      screenOf: screenOf, q: q,
                       links: DATA.links.map(l => l.name), joints: DATA.joints.map(j => j.name)};
   animate();
 }

@@ -75,11 +75,12 @@ def test_sliders_match_pybullet_forward_kinematics(robot: str, browser: Browser,
     sliders = browser.evaluate('Array.from(document.querySelectorAll("#sliders input")).map('
                                'i => [Number(i.dataset.joint), Number(i.min), Number(i.max)])')
     assert sliders, 'no joint sliders'
-    q: dict[str, float] = {}
     for n, (k, lo, hi) in enumerate(sliders):
-        value = _pick(lo, hi, n)
-        browser.evaluate(f'sdfReport.setJoint({k}, 0, {value!r})')
-        q[names[k].split('::')[-1]] = value
+        browser.evaluate(f'sdfReport.setJoint({k}, 0, {_pick(lo, hi, n)!r})')
+    # Every joint's value as the page holds it: mimic joints follow their leader there
+    # (pybullet ignores <mimic>, so it is given their values).
+    values: list[list[float]] = browser.evaluate('sdfReport.q')
+    q = {name.split('::')[-1]: v[0] for name, v in zip(names, values, strict=True) if v}
     links: list[str] = browser.evaluate('sdfReport.links')
     drawn = browser.evaluate('sdfReport.groups.map(g => { g.updateMatrixWorld(true);'
                              ' return g.matrixWorld.elements; })')
@@ -93,3 +94,38 @@ def test_sliders_match_pybullet_forward_kinematics(robot: str, browser: Browser,
         assert np.allclose(ours, ref, atol=TOL, rtol=0), f'{name}:\n{ours}\n!=\n{ref}'
         compared += 1
     assert compared == len(expected)
+
+
+GRIPPER = """<?xml version="1.0"?>
+<robot name="g">
+  <link name="palm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.1 0.1 0.02"/></geometry></visual></link>
+  <link name="left"><inertial><mass value="0.1"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.01 0.01 0.05"/></geometry></visual></link>
+  <link name="right"><inertial><mass value="0.1"/><inertia ixx="1e-4" iyy="1e-4" izz="1e-4" ixy="0" ixz="0" iyz="0"/></inertial>
+    <visual><geometry><box size="0.01 0.01 0.05"/></geometry></visual></link>
+  <joint name="left_joint" type="prismatic"><parent link="palm"/><child link="left"/>
+    <origin xyz="0 0.02 0.03"/><axis xyz="0 1 0"/><limit lower="0" upper="0.04" effort="10" velocity="1"/></joint>
+  <joint name="right_joint" type="prismatic"><parent link="palm"/><child link="right"/>
+    <origin xyz="0 -0.02 0.03"/><axis xyz="0 1 0"/><limit lower="-0.04" upper="0" effort="10" velocity="1"/>
+    <mimic joint="left_joint" multiplier="-1" offset="0"/></joint>
+</robot>
+"""
+
+
+def test_mimic_joint_follows_its_leader(browser: Browser, tmp_path: Path) -> None:
+    urdf = tmp_path / 'gripper.urdf'
+    urdf.write_text(GRIPPER)
+    page = tmp_path / 'gripper.html'
+    assert write_page(urdf, page, {}).returncode == 0
+    browser.open(page)
+    assert browser.evaluate('Array.from(document.querySelectorAll("#sliders span"))'
+                            '.map(s => s.textContent)') == ['g::left_joint']
+    browser.evaluate('sdfReport.setJoint(sdfReport.joints.indexOf("g::left_joint"), 0, 0.03)')
+    links: list[str] = browser.evaluate('sdfReport.links')
+    drawn = browser.evaluate('sdfReport.groups.map(g => { g.updateMatrixWorld(true);'
+                             ' return g.matrixWorld.elements; })')
+    where = {n: (Y_UP_TO_Z_UP @ np.array(e).reshape(4, 4).T)[:3, 3] for n, e in zip(links, drawn, strict=True)}
+    # three.js keeps its matrices in doubles; the page rounds its numbers to 1e-9
+    assert where['g::left'] == pytest.approx([0, 0.05, 0.03], abs=1e-9)
+    assert where['g::right'] == pytest.approx([0, -0.05, 0.03], abs=1e-9)
