@@ -12,6 +12,7 @@ trimesh is imported only when a conversion is needed.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,11 +73,16 @@ def convert_to_obj(found: MeshFile) -> MeshFile:
     if target.is_file():
         return MeshFile(found.uri, target, converted_from=found.path)
     try:
+        import numpy as np
         import trimesh
         mesh = trimesh.load(str(found.path), force='mesh')
     except Exception as err:  # trimesh and its loaders raise many kinds for unreadable files
         return MeshFile(found.uri, None, f'mesh file [{found.path}] could not be read by trimesh '
                         f'({type(err).__name__}: {err})')
+    if isinstance(mesh, trimesh.Trimesh):
+        finite = np.isfinite(mesh.vertices).all(axis=1)
+        if not finite.all():
+            mesh.update_vertices(finite)
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.vertices) < MIN_VERTICES:
         return MeshFile(found.uri, None, f'mesh file [{found.path}] has fewer than '
                         f'{MIN_VERTICES} vertices (MuJoCo needs a solid)')
@@ -108,3 +114,43 @@ def stl_readable(path: Path, max_faces: int) -> bool:
         return False
     count = int.from_bytes(head[80:84], 'little')
     return size == 84 + 50 * count and 0 < count <= max_faces
+
+
+def _bad_index(text: str, count: int) -> bool:
+    """Return whether an OBJ face index (1-based, or negative from the end) is out of range."""
+    if not text:
+        return False
+    i = int(text)
+    return i == 0 or i > count or -i > count
+
+
+def obj_problem(path: Path) -> str:
+    """Return why an OBJ file would trip a strict reader (MuJoCo's), or '' when it would not.
+
+    Checks what MuJoCo's OBJ decoder refuses: vertex coordinates that are not finite,
+    face indices of vertices, texture coordinates or normals out of range, and faces
+    that mix corner forms (``1/1/1`` and ``3``).
+    """
+    counts = {'v': 0, 'vt': 0, 'vn': 0}
+    form: tuple[bool, ...] | None = None
+    try:
+        with path.open('r', encoding='utf-8', errors='replace') as f:
+            for line in f:
+                head, _, rest = line.partition(' ')
+                if head in counts:
+                    counts[head] += 1
+                    if head == 'v' and not all(math.isfinite(float(x)) for x in rest.split()[:3]):
+                        return f'vertex {counts["v"]} is not finite'
+                elif head == 'f':
+                    for corner in rest.split():
+                        parts = corner.split('/')
+                        shape = tuple(bool(x) for x in parts)
+                        if form is not None and shape != form:
+                            return 'faces mix corner forms (with and without texture or normal)'
+                        form = shape
+                        for kind, index in zip(('v', 'vt', 'vn'), parts, strict=False):
+                            if _bad_index(index, counts[kind]):
+                                return f'a face refers to a missing {kind} ({index})'
+    except (OSError, ValueError) as err:
+        return f'unreadable ({err})'
+    return ''

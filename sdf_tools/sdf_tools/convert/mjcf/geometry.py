@@ -34,7 +34,13 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.convert.flatten import Namer
-from sdf_tools.convert.mesh_files import MeshFile, convert_to_obj, find_mesh, stl_readable
+from sdf_tools.convert.mesh_files import (
+    MeshFile,
+    convert_to_obj,
+    find_mesh,
+    obj_problem,
+    stl_readable,
+)
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, pose_attrs, sub
 from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
@@ -121,7 +127,8 @@ def _mesh(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
     found = find_mesh(g, None)
     suffix = found.path.suffix.lower() if found.path is not None else ''
     if found.path is not None and (suffix not in MUJOCO_MESH_FORMATS or (
-            suffix == '.stl' and not stl_readable(found.path, MUJOCO_STL_FACES))):
+            suffix == '.stl' and not stl_readable(found.path, MUJOCO_STL_FACES)) or (
+            suffix == '.obj' and obj_problem(found.path))):
         found = _converted(found, ctx, label, g.loc)
     if found.path is None:
         ctx.report.add(ReportKind.DROPPED, label, found.problem, *_at(g.loc))
@@ -138,7 +145,7 @@ def _converted(found: MeshFile, ctx: GeomContext, label: str, loc: Loc | None) -
     got = convert_to_obj(found)
     if got.path is not None:
         ctx.report.add(ReportKind.REWRITTEN, label, f'MuJoCo cannot read [{found.uri}] '
-                       '(it reads binary STL of up to 200000 triangles, OBJ and MSH): '
+                       '(it reads binary STL of up to 200000 triangles, well-formed OBJ and MSH): '
                        f'converted with trimesh to [{got.path}] (materials and textures are '
                        'lost; Collada <unit> scaling as trimesh applies it)', *_at(loc))
     return got
