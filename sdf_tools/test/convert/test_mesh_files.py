@@ -31,7 +31,7 @@ def test_binary_stl_within_the_face_limit_is_readable(tmp_path: Path) -> None:
     assert not stl_readable(lying, 200000)
 
 
-@pytest.mark.parametrize(('text', 'problem'), [
+@pytest.mark.parametrize('text, problem', [
     ('v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', ''),
     ('v 0 0 0\nv 1 0 0\nv 0 1 0\nf -1 -2 -3\n', ''),
     ('v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n', 'not finite'),
