@@ -100,6 +100,11 @@ def build_tree(ctx: ReadContext, robot: str, links: dict[str, etree._Element],
             ctx.error(ErrorCode.URDF_INVALID,
                       f'link [{joint.child}] is the child of two joints, [{first}] and '
                       f'[{joint.name}]; a URDF must be a tree', el)
+            # libsdformat's conversion writes the link once under each parent joint,
+            # and then refuses the second copy.
+            ctx.error(ErrorCode.DUPLICATE_NAME,
+                      f'link with name[{joint.child}] already exists (libsdformat writes it '
+                      f'under both joints [{first}] and [{joint.name}]).', el)
             continue
         tree.parent_joint[joint.child] = joint.name
     tree.roots = [name for name in links if name not in children]

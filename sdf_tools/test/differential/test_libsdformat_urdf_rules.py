@@ -32,6 +32,8 @@ CASES = [
     ('massless_single_link.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 3)),
     # ... unless lumping its fixed children gives it mass
     ('massless_root_lumped_mass.urdf', True, None),
+    # a link that is the child of two joints: libsdformat writes it twice
+    ('link_with_two_parents.urdf', False, ('errors', 'DUPLICATE_NAME', 14)),
 ]
 
 
