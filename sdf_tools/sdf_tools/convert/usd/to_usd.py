@@ -103,7 +103,13 @@ class _ModelWriter:
                 self.report.add(ReportKind.REWRITTEN, f'link[{fl.scoped}]/gravity',
                                 "written as PhysX's physxRigidBody:disableGravity (UsdPhysics "
                                 'has no per-body gravity)', *where(link.loc))
-            write_mass(prim, link.inertial)
+            p = write_mass(prim, link.inertial)
+            a, b, c = sorted(p.moments)
+            if a <= 0.0 or a + b < c * (1.0 - 1e-9):
+                self.report.add(ReportKind.KEPT, f'link[{fl.scoped}]/inertial', 'principal moments '
+                                f'{p.moments} are not those of a body (not positive, or one larger '
+                                'than the sum of the others): written as they are, an engine may '
+                                'reject or adjust them', *where(link.loc))
         self._shapes(fl, path, materials)
 
     def _shapes(self, fl: FlatLink, path: Sdf.Path, materials: PhysicsMaterials) -> None:
