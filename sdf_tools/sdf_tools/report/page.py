@@ -9,6 +9,7 @@ A file that could not be read still gets a page: its errors.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import math
 from html import escape
@@ -32,10 +33,15 @@ LAYERS = (('visual', 'visual', True), ('collision', 'collision', False),
 _SEVERITY_RANK = {'error': 0, 'warning': 1, 'info': 2}
 
 
-def _where(p: Problem) -> str:
+def _where(p: Problem, base: Path) -> str:
+    """``file:line``, the file relative to the input's directory when it is under it."""
     if p.file is None:
         return ''
-    return escape(f'{p.file}:{p.line}' if p.line is not None else p.file)
+    shown = p.file
+    with contextlib.suppress(ValueError, OSError):  # not under the input's directory
+        shown = str(Path(p.file).resolve().relative_to(base))
+    text = f'{shown}:{p.line}' if p.line is not None else shown
+    return f'<span title="{escape(p.file)}">{escape(text)}</span>'
 
 
 def _grouped(probs: list[Problem]) -> list[tuple[Problem, list[Problem]]]:
@@ -70,12 +76,14 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
     if not probs:
         return head + '<p class="ok">No problems found.</p>'
     rows = []
+    base = Path(report.file).resolve()
+    base = base if base.is_dir() else base.parent
     for p, more in _grouped(probs):
         i = index.get(p.subject)
         subject = (f'<a data-link="{i}">{escape(p.subject)}</a>' if i is not None
                    else escape(p.subject))
         rows.append(f'<tr class="{p.severity}"><td>{p.severity}</td><td><code>{p.code}</code></td>'
-                    f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p)}'
+                    f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p, base)}'
                     f'{_more(more)}</td></tr>')
     return (head + '<div class="scroll"><table class="problems"><thead><tr><th></th><th>code</th>'
             '<th>subject</th><th>what</th><th>where</th></tr></thead><tbody>' + ''.join(rows)

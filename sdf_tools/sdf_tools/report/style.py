@@ -34,4 +34,5 @@ font-size:12px}
 .tree .node.sel text{fill:#d04000;font-weight:bold}tr.sel td{background:#fff1e6}a.sel{font-weight:bold}
 .note{color:#667;font-size:12px;margin:4px 0}code{font-size:12px}
 section.table{content-visibility:auto;contain-intrinsic-size:auto 420px}
+table.data td{white-space:nowrap}table.data td:last-child{white-space:normal;min-width:220px}
 """

@@ -58,7 +58,8 @@ def test_invalid_file_still_gets_a_page_listing_its_errors(tmp_path: Path) -> No
     out = tmp_path / 'r.html'
     assert main(['report', str(path), '-o', str(out)]) == 1
     html = out.read_text()
-    assert 'JOINT_CHILD_LINK_INVALID' in html and f'{path}:3' in html
+    # file:line, the file named relative to the input's directory (in full in its title)
+    assert 'JOINT_CHILD_LINK_INVALID' in html and f'title="{path}">bad.sdf:3<' in html
 
 
 def test_massless_root_urdf_gets_a_page_naming_the_root(tmp_path: Path) -> None:
