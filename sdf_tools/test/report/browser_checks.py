@@ -92,6 +92,12 @@ def link_names(path: Path) -> list[str]:
     return [str(link.get('name')) for link in links if link.get('name') != 'world']
 
 
+def moving_joints(path: Path) -> list[str]:
+    """The joints of the file that move (not fixed), read from the XML here."""
+    root = etree.parse(str(path)).getroot()
+    return [str(j.get('name')) for j in root.iter('joint') if j.get('type') not in (None, 'fixed')]
+
+
 def page_text(browser: Browser, selector: str = 'body') -> str:
     """The visible text of an element of the page."""
     text: Any = browser.evaluate(f'document.querySelector({selector!r}).innerText')
