@@ -151,6 +151,10 @@ def _axis(src: MjcfSource, j: int, velocity: dict[str, float]) -> JointAxis:
     if m.jnt_limited[j]:
         a.lower, a.upper = float(m.jnt_range[j][0]), float(m.jnt_range[j][1])
     a.damping = float(m.dof_damping[dof])
+    if float(m.dof_armature[dof]):
+        src.report.add(ReportKind.DROPPED, f'joint[{name}]/armature', f'armature '
+                       f'{float(m.dof_armature[dof])!r}: the description model has no rotor '
+                       'inertia', *src.where('joint', name))
     a.friction = float(m.dof_frictionloss[dof])
     a.spring_stiffness = float(m.jnt_stiffness[j])
     if a.spring_stiffness:

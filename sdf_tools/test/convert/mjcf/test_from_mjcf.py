@@ -152,7 +152,7 @@ MJCF_EXTRAS = """<mujoco model="extras">
   <worldbody>
     <geom name="floor" type="plane" size="5 5 0.1"/>
     <body name="arm" pos="0 0 1" euler="0 0 90">
-      <joint name="hinge" type="hinge" axis="1 0 0" range="-45 45"/>
+      <joint name="hinge" type="hinge" axis="1 0 0" range="-45 45" armature="0.1"/>
       <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.05"/>
       <site name="tip" pos="0.5 0 0"/>
       <body name="b2" pos="0.5 0 0">
@@ -185,7 +185,7 @@ def test_import_maps_joints_sites_couplings_and_reports_the_rest(tmp_path: Path)
     assert j2.axis is not None and j2.axis.mimic_joint == 'hinge' and j2.axis.mimic_multiplier == 2
     assert [f.name for f in doc.model.frames] == ['tip']
     dropped = {e.element for e in result.report.entries if e.kind.value == 'dropped'}
-    assert {'tendon[t]', 'actuator[m]', 'equality[c]'} <= dropped
+    assert {'tendon[t]', 'actuator[m]', 'equality[c]', 'joint[hinge]/armature'} <= dropped
     lines = {e.element: e.line for e in result.report.entries}
     assert lines['actuator[m]'] == MJCF_EXTRAS.splitlines().index(
         '  <actuator><motor name="m" joint="hinge"/></actuator>') + 1
