@@ -8,7 +8,9 @@
   ``UsdShade.Material`` with ``PhysicsMaterialAPI`` (static and dynamic
   friction: the mean of ``mu`` and ``mu2``, reported when they differ, since
   UsdPhysics friction is isotropic), bound to the collision for the
-  ``physics`` purpose. Materials with the same numbers are shared.
+  ``physics`` purpose; a URDF's ``<gazebo reference="link">`` ``<mu1>``/``<mu2>``
+  apply to the link's collisions that have no ``<surface>`` of their own.
+  Materials with the same numbers are shared.
 """
 from __future__ import annotations
 
@@ -105,6 +107,29 @@ def friction(extras: list[Extra]) -> tuple[float, float, Extra] | None:
     return None
 
 
+def gazebo_friction(model: Model) -> dict[str, tuple[float, float, Extra]]:
+    """Return link -> (mu1, mu2, tag) from a URDF's ``<gazebo reference="link">`` tags."""
+    out: dict[str, tuple[float, float, Extra]] = {}
+    for extra in model.extras:
+        el = _parse(extra.xml) if extra.tag == 'gazebo' else None
+        if el is None or not el.get('reference'):
+            continue
+        values = {}
+        for tag in ('mu1', 'mu2'):
+            found = el.find(tag)
+            try:
+                values[tag] = float(found.text or '') if found is not None else None
+            except ValueError:
+                values[tag] = None
+        mu1, mu2 = values['mu1'], values['mu2']
+        if mu1 is not None or mu2 is not None:
+            first = mu1 if mu1 is not None else mu2
+            second = mu2 if mu2 is not None else mu1
+            assert first is not None and second is not None
+            out[el.get('reference', '')] = (first, second, extra)
+    return out
+
+
 @dataclass
 class PhysicsMaterials:
     """The physics materials of one model, shared by value."""
@@ -114,9 +139,10 @@ class PhysicsMaterials:
     made: dict[float, UsdShade.Material] = field(default_factory=dict)
 
     def bind(self, prim: Usd.Prim, extras: list[Extra], label: str,
-             report: ConversionReport) -> None:
-        """Bind the friction of a collision's ``<surface>`` to its prim, if it has one."""
-        found = friction(extras)
+             report: ConversionReport,
+             fallback: tuple[float, float, Extra] | None = None) -> None:
+        """Bind the friction of a collision's ``<surface>`` (else ``fallback``) to its prim."""
+        found = friction(extras) or fallback
         if found is None:
             return
         mu, mu2, extra = found

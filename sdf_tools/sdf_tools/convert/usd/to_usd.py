@@ -31,12 +31,20 @@ from sdf_tools.convert.usd.drives import joint_losses, write_drive
 from sdf_tools.convert.usd.joints import JointSite, write_joint
 from sdf_tools.convert.usd.losses import report_losses
 from sdf_tools.convert.usd.mass import write_mass
-from sdf_tools.convert.usd.materials import PhysicsMaterials, Rgba, robot_materials, set_color, visual_color
+from sdf_tools.convert.usd.materials import (
+    PhysicsMaterials,
+    Rgba,
+    gazebo_friction,
+    robot_materials,
+    set_color,
+    visual_color,
+)
 from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
 from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
+from sdf_tools.model import Extra
 
 __all__ = ['convert_to_usd', 'new_stage']
 
@@ -61,6 +69,7 @@ class _ModelWriter:
     bodies: dict[str, str] = field(default_factory=dict)
     children: dict[str, Siblings] = field(default_factory=dict)
     colors: dict[str, Rgba] = field(default_factory=dict)
+    gazebo: dict[str, tuple[float, float, Extra]] = field(default_factory=dict)
 
     def write(self) -> None:
         prim = UsdGeom.Xform.Define(self.stage, self.path)
@@ -69,6 +78,7 @@ class _ModelWriter:
         names = Siblings({'joints', 'materials', 'collision_filter'})
         if self.plan.source_format == 'urdf':
             self.colors = robot_materials(self.flat.model)
+            self.gazebo = gazebo_friction(self.flat.model)
         materials = PhysicsMaterials(self.stage, str(self.path.AppendChild('materials')))
         for fl in self.flat.links:
             self._link(fl, names.take(fl.name), materials)
@@ -127,7 +137,8 @@ class _ModelWriter:
                 continue
             keep_name(prim, item.name)
             if collision:
-                materials.bind(prim, item.extras, label, self.report)
+                materials.bind(prim, item.extras, label, self.report,
+                               self.gazebo.get(fl.link.name))
             else:
                 rgba = visual_color(item.extras, self.colors, label, self.report)
                 if rgba is not None:

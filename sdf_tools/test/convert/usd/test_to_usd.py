@@ -230,3 +230,16 @@ def test_drop_frames_and_options_without_effect_are_reported(tmp_path: Path) -> 
     entries = {(e.kind, e.element) for e in result.report.entries}
     assert (ReportKind.DROPPED, 'frame[tool_tip]') in entries
     assert (ReportKind.ASSUMED, 'option[keep_fixed_joints]') in entries
+
+
+def test_urdf_gazebo_friction_is_bound_to_the_link_collisions(tmp_path: Path) -> None:
+    out, _ = export(DATA / 'convert' / 'gazebo_tags.urdf', tmp_path / 'g.usda')
+    stage, parsed = parse(out)
+    frictions = {}
+    for kind, (paths, descs) in parsed.items():
+        if kind.endswith('Shape'):
+            for p, d in zip(paths, descs, strict=True):
+                if str(p).startswith('/gazebo_tags/base/') and d.materials:
+                    api = UsdPhysics.MaterialAPI(stage.GetPrimAtPath(d.materials[0]))
+                    frictions[str(p)] = api.GetDynamicFrictionAttr().Get()
+    assert frictions and all(v == pytest.approx(0.9) for v in frictions.values())
