@@ -32,7 +32,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
 from sdf_tools.load import LoadResult
-from sdf_tools.model import Document, Frame, Inertial, Link, Model, RawPose, World
+from sdf_tools.model import Document, Frame, Inertial, Link, Loc, Model, RawPose, World
 from sdf_tools.transform import Transform
 
 
@@ -106,7 +106,8 @@ def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: Co
     x_wm = world_transform(UsdGeom.Xformable(m.prim)) if m.prim != prim else Transform()
     x_wl = world_transform(UsdGeom.Xformable(prim))
     pose = x_wm.inverse() * x_wl
-    link = Link(name, RawPose(Transform(tuple(v * mpu for v in pose.p), pose.q)))  # type: ignore[arg-type]
+    link = Link(name, RawPose(Transform(tuple(v * mpu for v in pose.p), pose.q)),  # type: ignore[arg-type]
+                loc=Loc(file, None, str(prim.GetPath())))
     link.inertial = _inertial(prim, kpu, mpu, report, file)
     m.links[str(prim.GetPath())] = name
     m.model.links.append(link)
@@ -165,6 +166,7 @@ def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc:
         return
     joint.name = m.name(original_name(prim), report, path, file)
     joint.parent, joint.child = parent, m.links[b1]
+    joint.loc = Loc(file, None, path)
     m.model.joints.append(joint)
 
 
@@ -201,7 +203,8 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         mp = _model_prim(prim)
         key = str(mp.GetPath())
         if key not in models:
-            models[key] = _Model(mp, Model(original_name(mp).replace('::', '__')))
+            models[key] = _Model(mp, Model(original_name(mp).replace('::', '__'),
+                                           loc=Loc(path, None, key)))
             models[key].model.pose = RawPose(world_transform(UsdGeom.Xformable(mp))
                                              if mp != prim else Transform())
         _link(models[key], prim, (mpu, kpu), report, path)
