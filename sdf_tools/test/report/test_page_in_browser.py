@@ -66,6 +66,9 @@ def browser() -> Iterator[Browser]:
 
 
 def _sample() -> list[RobotFile]:
+    """The sample above; every file of the corpus with ``SDF_TOOLS_REPORT_ALL=1`` (about an hour)."""
+    if os.environ.get('SDF_TOOLS_REPORT_ALL'):
+        return corpus()
     by_id = {corpus_id(e): e for e in corpus()}
     return [by_id[i] for i in SAMPLE if i in by_id]
 
@@ -94,12 +97,21 @@ def _move_a_joint(browser: Browser, before: np.ndarray, clip: dict[str, float],
     return 0
 
 
-def check_page(browser: Browser, page: Path, source: Path, shots: Path, name: str) -> None:
-    """Open ``page`` and assert everything the issue asks of it."""
+def check_page(browser: Browser, page: Path, source: Path, shots: Path, name: str,
+               allow_empty: bool = False) -> None:
+    """Open ``page`` and assert everything the issue asks of it.
+
+    ``allow_empty``: a page with nothing to draw (the file could not be read, or
+    libsdformat keeps no link of it) passes when it lists errors (the whole corpus
+    holds such files; the sample does not).
+    """
     assert page.stat().st_size < MAX_PAGE_BYTES, f'{page}: {page.stat().st_size} bytes'
     browser.events.clear()
     browser.open(page)
     assert browser.console_errors() == []
+    if allow_empty and not browser.evaluate('Boolean(document.getElementById("view"))'):
+        assert browser.evaluate('document.querySelectorAll("table.problems tr.error").length') > 0
+        return
     clip = view_clip(browser)
     first = browser.screenshot(shots / f'{name}.png', clip)
     assert drawn_fraction(first) > 0.01, f'blank canvas: {first}'
@@ -135,7 +147,8 @@ def test_real_robot_page(entry: RobotFile, browser: Browser, shots: Path, tmp_pa
     out = tmp_path / 'report.html'
     run = write_page(entry.path, out, entry.env)
     assert run.returncode in (0, 1), run.stderr  # 1: libsdformat finds errors; the page is written
-    check_page(browser, out, entry.path, shots, corpus_id(entry).replace('/', '__'))
+    check_page(browser, out, entry.path, shots, corpus_id(entry).replace('/', '__'),
+               allow_empty=bool(os.environ.get('SDF_TOOLS_REPORT_ALL')))
 
 
 def test_large_world_page(browser: Browser, shots: Path, tmp_path: Path) -> None:
@@ -186,4 +199,5 @@ def test_tree_click_highlights_and_toggles_hide(browser: Browser, shots: Path, t
 
 def test_sample_is_installed() -> None:
     """The sample above exists (the registry packages are pinned in requirements.txt)."""
-    assert [corpus_id(e) for e in _sample()] == list(SAMPLE)
+    by_id = {corpus_id(e) for e in corpus()}
+    assert [i for i in SAMPLE if i not in by_id] == []
