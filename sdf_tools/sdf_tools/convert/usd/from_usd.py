@@ -108,7 +108,8 @@ def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: Co
     pose = x_wm.inverse() * x_wl
     link = Link(name, RawPose(Transform(tuple(v * mpu for v in pose.p), pose.q)),  # type: ignore[arg-type]
                 loc=Loc(file, None, str(prim.GetPath())))
-    link.inertial = _inertial(prim, kpu, mpu, report, file)
+    if not m.model.static:
+        link.inertial = _inertial(prim, kpu, mpu, report, file)
     m.links[str(prim.GetPath())] = name
     m.model.links.append(link)
     world = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
@@ -182,6 +183,40 @@ _JOINT_TYPES = ('RevoluteJoint', 'PrismaticJoint', 'SphericalJoint', 'FixedJoint
                 'DistanceJoint', 'CustomJoint')
 
 
+def _static_links(stage: Usd.Stage, parsed: dict[object, tuple[list[Sdf.Path], list[object]]],
+                  models: dict[str, _Model], units: tuple[float, float],
+                  report: ConversionReport, file: str) -> None:
+    """Read colliders without a rigid body as links of static models (their parent prims).
+
+    A shape's parent prim is the link, and the link's parent the model, as the writer lays
+    out a static SDFormat model; the model is static.
+    """
+    done: set[str] = set()
+    for kind, (paths, descs) in parsed.items():
+        if not str(kind).endswith('Shape'):
+            continue
+        for spath, desc in zip(paths, descs, strict=True):
+            if str(getattr(desc, 'rigidBody', '')) not in ('', '/'):
+                continue
+            link = stage.GetPrimAtPath(spath).GetParent()
+            if not link or link.IsPseudoRoot() or str(link.GetPath()) in done:
+                continue
+            done.add(str(link.GetPath()))
+            mp = link.GetParent()
+            mp = link if mp.IsPseudoRoot() else mp
+            key = str(mp.GetPath())
+            if key in models and not models[key].model.static:
+                report.add(ReportKind.DROPPED, str(link.GetPath()), 'static colliders inside a '
+                           'model of rigid bodies are not read', file)
+                continue
+            if key not in models:
+                models[key] = _Model(mp, Model(original_name(mp).replace('::', '__'), static=True,
+                                               loc=Loc(file, None, key)))
+                models[key].model.pose = RawPose(world_transform(UsdGeom.Xformable(mp))
+                                                 if mp != link else Transform())
+            _link(models[key], link, units, report, file)
+
+
 def read_usd(path: str, report: ConversionReport) -> Document | None:
     """Read a USD file into a document (None, with an error in ``report``, when it cannot)."""
     stage = _open(path, report)
@@ -209,6 +244,7 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
                                              if mp != prim else Transform())
         _link(models[key], prim, (mpu, kpu), report, path)
         owner[str(bpath)] = models[key]
+    _static_links(stage, parsed, models, (mpu, kpu), report, path)
     if not models:
         report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
                                              'no rigid body (UsdPhysics.RigidBodyAPI)', path))

@@ -10,7 +10,6 @@ the chain composes a few dozen products) and masses to 1e-6 relative.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +21,7 @@ NEWTON_TOL = 1e-5
 
 def _quiet() -> None:
     import warp as wp
-    wp.config.quiet = True
-    os.environ.setdefault('WARP_CACHE_PATH', str(Path.home() / '.cache' / 'warp'))
+    wp.config.quiet = True  # kernels compile once into warp's cache (~/.cache/warp), then load
 
 
 def _poses(builder: object) -> tuple[list[str], list[Transform], list[float]]:

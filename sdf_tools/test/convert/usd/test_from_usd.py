@@ -170,3 +170,17 @@ def test_a_stage_from_another_tool_is_read_through_usdphysics(tmp_path: Path) ->
     b = next(lk for lk in model.links if lk.name == 'b')
     assert b.inertial is not None and b.inertial.mass == 2.0
     assert b.collisions[0].geometry.params['size'] == pytest.approx([0.2, 0.2, 0.2])  # type: ignore[union-attr]
+
+
+def test_static_colliders_come_back_as_a_static_model(write_sdf, tmp_path: Path) -> None:
+    src = write_sdf('<model name="ground"><static>true</static><pose>1 2 3 0 0 0.5</pose>'
+                    '<link name="slab"><pose>0 0 -0.5 0 0 0</pose><collision name="c"><geometry>'
+                    '<box><size>4 4 1</size></box></geometry></collision></link></model>')
+    out, back = _round_trip(src, 'sdf', tmp_path)
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None and loaded.document.model is not None
+    model = loaded.document.model
+    assert model.static and [lk.name for lk in model.links] == ['slab']
+    assert model.links[0].collisions[0].geometry.params['size'] == pytest.approx([4, 4, 1])  # type: ignore[union-attr]
+    assert pose_error(expected(loaded).links[('ground', 'slab')][0],
+                      expected(load_file(src)).links[('ground', 'slab')][0]) <= TOL
