@@ -70,6 +70,9 @@ class ElementSpec:
     plain_attributes: frozenset[str] = frozenset()
     # The batch its texts join when it is a leaf of a plain kind (spec/check.py).
     batch: str | None = None
+    # Children that are such leaves, by tag, with their batch; and the required tags.
+    leaf_batches: dict[str, str] = field(default_factory=dict, repr=False)
+    required_tags: frozenset[str] = frozenset()
     # Verdicts on texts of this element's value (without attributes): values are pure.
     verdicts: dict[str, bool] = field(default_factory=dict, repr=False)
 
@@ -115,7 +118,21 @@ def spec_for(version: str) -> ElementSpec:
     if version in CONVERTED_TO:
         from sdf_tools.sdf.spec.convert import read_as_converted
         read_as_converted(root, spec_for(CONVERTED_TO[version]))
+    _derive_all(root)
     return root
+
+
+def _derive_all(root: ElementSpec) -> None:
+    """Compute every spec's child lookups, once all of them are final."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        spec = stack.pop()
+        if id(spec) in seen:
+            continue
+        seen.add(id(spec))
+        derive_children(spec)
+        stack.extend(spec.children.values())
 
 
 def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
@@ -125,6 +142,13 @@ def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
     spec.children = children
     spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
     derive(spec)
+
+
+def derive_children(spec: ElementSpec) -> None:
+    """Compute the lookups of ``spec`` that follow from its children's own."""
+    spec.required_tags = frozenset(c.name for c in spec.required_children)
+    spec.leaf_batches = {name: c.batch for name, c in spec.children.items()
+                         if c.batch is not None and c.required != '-1'}
 
 
 def derive(spec: ElementSpec) -> None:

@@ -26,10 +26,11 @@ import re
 
 from lxml import etree
 
-from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
 from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
+from sdf_tools.xmlsafe import line_of
 
 _Element = etree._Element
 _REQUIRED = ('1', '+')
@@ -61,7 +62,11 @@ def _plain_floats(text: str, count: int) -> bool:
 _MAX_VERDICTS = 20_000
 
 # Plain values judged in bulk (check()): how many numbers each holds.
-_BATCHES = {'double': 1, 'vector3': 3, 'pose': 6}
+_BATCHES = {'double': 1, 'vector3': 3, 'pose': 6, 'pose7': 7}
+_NO_BATCHES: dict[str, str] = {}
+_MISSING_TEXT: dict[tuple[int, tuple[str, ...]], str] = {}
+# The one attribute a plain value may carry (a pose's frame: any name, nothing to parse).
+_RELATIVE_TO = ['relative_to']
 _NOT_NUMERIC = str.maketrans('', '', '0123456789.+-eE \t\n\r\x00')
 _BIG_EXPONENT = re.compile(r'[eE][+-]?[0-9]{3}')
 
@@ -200,12 +205,7 @@ class SpecChecker:
         if spec.type is not None:
             text = el.text
             if spec.type == 'pose' and keys:
-                if (self.batches is not None and text is not None and spec.batch is not None
-                        and el.get('rotation_format') is None and el.get('degrees') is None):
-                    self.batches['pose'].append(text)  # only relative_to: a plain pose
-                    good = True
-                else:
-                    good = self._pose(el, spec, text)
+                good = self._pose(el, spec, text)
             else:
                 hit = spec.verdicts.get(text) if text is not None else None
                 good = _evaluate(spec, text) if hit is None else hit
@@ -215,9 +215,21 @@ class SpecChecker:
             return self._missing(el, spec, set()) and ok if spec.required_children else ok
         kids = spec.children
         batches = self.batches
+        plain = spec.leaf_batches if batches is not None else _NO_BATCHES
         seen: set[str] | None = set() if spec.required_children else None
         for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
             tag = c.tag
+            kind = plain.get(tag)  # a comment's tag is a function: no match
+            if kind is not None and not len(c) and (
+                    not c.keys() or (kind == 'pose' and c.keys() == _RELATIVE_TO
+                                     and 'relative_to' in kids[tag].attributes)):
+                text = c.text
+                if text is not None:
+                    # The commonest case: a plain value, judged with its batch in check().
+                    batches[kind].append(text)  # type: ignore[index]
+                    if seen is not None and tag in spec.required_tags:
+                        seen.add(tag)
+                    continue
             if type(tag) is not str:
                 continue  # comment or processing instruction
             cs = kids.get(tag)
@@ -262,6 +274,15 @@ class SpecChecker:
         if 'rotation_format' in spec.attributes or 'degrees' in spec.attributes:
             fmt = (el.get('rotation_format') or 'euler_rpy').strip()
             degrees = scalar('bool', (el.get('degrees') or 'false').strip().lower()) == 1
+        batches = self.batches
+        if batches is not None and text is not None and spec.batch is not None:
+            # Plain numbers, judged in the batch of their count.
+            if fmt == 'euler_rpy':
+                batches['pose'].append(text)
+                return True
+            if fmt == 'quat_xyzw' and not degrees:
+                batches['pose7'].append(text)
+                return True
         t = (text or '').strip()
         if not t:
             return pose_ok('', fmt, degrees) and not spec.value_required
@@ -317,10 +338,17 @@ class SpecChecker:
         if spec.name == 'joint':
             # joint.py reports libsdformat's ELEMENT_MISSING (or the ball joint's default).
             return (el.get('type') or '').strip() == 'ball'
-        said = ', '.join(cs.name + (f' [{cs.default}]' if cs.default is not None else '') for cs in missing)
-        self.ctx.warn(ErrorCode.DEFAULT_ASSUMED,
-                      f'XML Missing required element{"s" if len(missing) > 1 else ""} of '
-                      f'element[{el.tag}]: libsdformat adds {said} with the spec defaults', el)
+        key = (id(spec), tuple(cs.name for cs in missing))
+        message = _MISSING_TEXT.get(key)
+        if message is None:
+            said = ', '.join(cs.name + (f' [{cs.default}]' if cs.default is not None else '')
+                             for cs in missing)
+            message = _MISSING_TEXT[key] = (
+                f'XML Missing required element{"s" if len(missing) > 1 else ""} of '
+                f'element[{el.tag}]: libsdformat adds {said} with the spec defaults')
+        # Frequent (every <dynamics> without springs): no XML path, the line says where.
+        self.ctx.diagnostics.append(Diagnostic(ErrorCode.DEFAULT_ASSUMED, message, self.ctx.file,
+                                               line_of(el), None, Severity.WARNING))
         return True
 
 
