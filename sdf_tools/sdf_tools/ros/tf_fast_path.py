@@ -7,7 +7,9 @@ serialized (a ``raw=True`` subscription), and publishes ``TFMessage``
 serialized, written into a buffer built once per set of joint names:
 
 * a message's ``name`` sequence is compared, as bytes, with those already
-  seen; the *plan* of the first one that matches says which position feeds
+  seen; the *plan* of the first one that matches (made the second time a
+  name set comes, so that a stream whose names keep changing does not pay
+  for plans it never uses) says which position feeds
   which joint, in which order the mimic joints follow, and where each
   transform goes in the output buffer;
 * all one-axis joints are computed in one numpy pass
@@ -170,6 +172,7 @@ class FastTfPath:
     def __init__(self, mapper: JointStateMapper, frame_prefix: str) -> None:
         self.mapper, self.prefix = mapper, frame_prefix
         self._plans: list[_Plan] = []
+        self._seen_once: set[tuple[str, ...]] = set()  # name sets without a plan yet
 
     def parse(self, data: bytes) -> RawJointStates | None:
         """Read a serialized JointState; None when it is not little-endian CDR or is truncated."""
@@ -203,11 +206,19 @@ class FastTfPath:
             result = self.mapper.transforms(msg.names, msg.positions.tolist())
             out = TfOut(edges=result.edges, reports=result.reports)
             if usual and plan is None:
-                self._add_plan(msg, result.edges)
+                self._plan_if_seen_before(msg, result.edges)
             return out
         return TfOut(serialized=self._write(plan, msg))
 
-    def _add_plan(self, msg: RawJointStates, edges: list[Edge]) -> None:
+    def _plan_if_seen_before(self, msg: RawJointStates, edges: list[Edge]) -> None:
+        """Make a plan for a name set met the second time (a plan costs ~6 ordinary messages)."""
+        names = tuple(msg.names)
+        if names not in self._seen_once:
+            if len(self._seen_once) >= 8 * self.MAX_PLANS:
+                self._seen_once.clear()
+            self._seen_once.add(names)
+            return
+        self._seen_once.discard(names)
         key = cdr.StringsKey(msg.data, msg.offset, msg.end)
         plan = _Plan(self.mapper, msg.names, key, self.prefix)
         if edges or plan.frames:
