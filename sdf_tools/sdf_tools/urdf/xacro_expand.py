@@ -200,9 +200,9 @@ def expand_xacro(path: str | Path, args: dict[str, str]) -> tuple[bytes | None, 
     xacro source.
     """
     source = str(path)
-    _, bad = parse_file(path)
-    if bad is not None:
-        return None, [bad]
+    parsed, bad = parse_file(path)
+    if parsed is None:  # with a root, ``bad`` is only a warning (XML tinyxml2 tolerates)
+        return None, [bad] if bad is not None else []
     try:
         import xacro
         import xacro.substitution_args
