@@ -153,3 +153,17 @@ def test_content_after_the_root(tail: str, valid: bool, tmp_path: Path) -> None:
         assert ('WARNING', 5) in [(d.code.value, d.line) for d in result.warnings]
         assert all(d.severity is Severity.WARNING for d in result.diagnostics)
     assert not differences(path)
+
+
+def test_bad_include_is_reported_and_its_parent_goes_on(tmp_path: Path) -> None:
+    # libsdformat checks an <include> aside: "Error reading element <include>", no chain.
+    (tmp_path / 'child.sdf').write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n'
+                                        '<model name="m"><link name="l"/></model>\n</sdf>\n')
+    path = _write(tmp_path, '<world name="w">\n<include>\n<uri>child.sdf</uri>\n'
+                            '<static>maybe</static>\n</include>\n</world>')
+    result = load_file(path)
+    chain = [(d.message.split(':')[0], d.line) for d in result.errors
+             if d.message.startswith('Error reading element')]
+    assert chain == [('Error reading element <static>', 6), ('Error reading element <include>', 4)]
+    assert 'FILE_READ' not in [d.code.value for d in result.errors]
+    assert not differences(path)
