@@ -41,6 +41,9 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ('keep_fixed_joints', ('--keep-fixed-joints',), {
         'action': 'store_true', 'help': 'URDF -> SDF: keep every fixed joint instead of merging '
         'fixed children into their parent as Gazebo does (default: merge)'}),
+    ('collapse_fixed_joints', ('--collapse-fixed-joints',), {
+        'action': 'store_true', 'help': 'MJCF/USD export: merge each link held by a fixed joint '
+        'into its parent body, keeping it as a site/Xform (default: one body per link)'}),
     ('massless_links', ('--massless-links',), {
         'choices': ConversionOptions.CHOICES['massless_links'], 'default': _D.massless_links,
         'help': 'URDF -> SDF: links without mass, which libsdformat drops with their subtree '

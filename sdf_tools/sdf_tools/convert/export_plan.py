@@ -13,7 +13,9 @@ build bodies from it. Both need the same preparation, done here once:
 3. give URDF links without mass the policy's answer (``massless_links``):
    an engine treats a zero mass as "compute it from the shapes";
 4. rebuild the frame graphs of the changed document and flatten each model
-   (:func:`~sdf_tools.convert.flatten.flatten`).
+   (:func:`~sdf_tools.convert.flatten.flatten`); with ``collapse_fixed_joints``,
+   merge fixed-jointed links into their parent bodies
+   (:mod:`~sdf_tools.convert.collapse`).
 """
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.flatten import FlatModel, flatten
 from sdf_tools.convert.massless import default_inertial, is_massless
 from sdf_tools.convert.model_options import apply_model_options
@@ -124,8 +127,11 @@ def _flatten_all(doc: Document, options: ConversionOptions, report: ConversionRe
             report.diagnostics.extend(graphs.errors)
             return None
         for m in models:
-            out.append(flatten(m, graphs, holder, separator=options.scope_separator,
-                               frames=True, report=report))
+            flat = flatten(m, graphs, holder, separator=options.scope_separator, frames=True,
+                           report=report)
+            if options.collapse_fixed_joints:
+                collapse_fixed_joints(flat, doc.format == 'urdf', report)
+            out.append(flat)
     return out
 
 

@@ -23,6 +23,12 @@ class ConversionOptions:
         sdf_version: SDFormat version written ('1.9', '1.10', '1.11').
         keep_fixed_joints: keep every fixed joint instead of lumping fixed
             children into their parent as Gazebo does by default.
+        collapse_fixed_joints: MJCF and USD export: merge each link held to
+            its parent by a fixed joint into the parent body (mass and inertia
+            combined, shapes moved, the link kept as a site/Xform); by default
+            every link stays a body, welded (MJCF) or held by a FixedJoint
+            (USD). No effect on SDFormat/URDF output (``keep_fixed_joints``
+            governs URDF -> SDF lumping).
         massless_links: what to do with URDF links without mass, which
             libsdformat silently drops with their subtree: 'lump' (default:
             fold them into their parent through fixed joints where possible,
@@ -52,6 +58,7 @@ class ConversionOptions:
 
     sdf_version: str = '1.9'
     keep_fixed_joints: bool = False
+    collapse_fixed_joints: bool = False
     massless_links: str = 'lump'
     default_mass: float = 1e-3
     uris: str = 'keep'

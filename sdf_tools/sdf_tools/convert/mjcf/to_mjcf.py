@@ -33,6 +33,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.flatten import flatten
 from sdf_tools.convert.mjcf.actuators import write_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
@@ -189,7 +190,8 @@ def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
     for name in _OTHER_FORMATS:
         if getattr(options, name) != getattr(defaults, name):
             report.add(ReportKind.ASSUMED, f'option[{name}]', 'has no effect on an export to '
-                       'MJCF (every fixed joint is a welded body; loops are always closed by '
+                       'MJCF (fixed joints are welded bodies or, with collapse_fixed_joints, '
+                       'merged; loops are always closed by '
                        'equalities; mesh files are written as absolute paths)')
 
 
@@ -243,6 +245,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     for model, graphs, world in picked:
         errors += graphs.errors
         flat = flatten(model, graphs, world, separator='::', frames=True, report=report)
+        if options.collapse_fixed_joints:
+            collapse_fixed_joints(flat, doc.format == 'urdf', report)
         prefix = f'{model.name}::' if len(picked) > 1 else ''
         ex = ModelExport(flat, plan_bodies(flat, report), JointContext(mj, flat, report, prefix),
                          assets, options, doc.format == 'urdf')

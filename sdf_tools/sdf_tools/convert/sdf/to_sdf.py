@@ -141,6 +141,10 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
     doc = copy.deepcopy(result.document)
     _assumed_by_reader(result, report, doc.format == 'urdf')
     _prepare(doc, options, report)
+    if options.collapse_fixed_joints:
+        report.add(ReportKind.ASSUMED, 'option[collapse_fixed_joints]', 'has no effect on a '
+                   'conversion to SDFormat (it merges bodies of MJCF/USD exports); URDF -> SDF '
+                   'lumps fixed joints unless keep_fixed_joints')
     base = Path(doc.file).parent if doc.file else None
     apply_model_options(doc, options, report, base)
     for model in _all_models(doc):
