@@ -88,8 +88,13 @@ def _menagerie_checks(text: str) -> None:
             lo, hi = m.actuator_ctrlrange[k]
             assert m.jnt_range[j][0] <= lo and hi <= m.jnt_range[j][1]
     mujoco.mj_forward(m, d)
+    # Separate body trees (the models of a world, unconnected links) are placed by the
+    # author (dart-doc's issue1624_cubes.sdf drops tilted cubes that overlap): only contacts
+    # inside one tree say a geom is misplaced; check_export compares every geom pose with ours.
+    root = m.body_rootid
     deep = [(m.body(m.geom_bodyid[c.geom1]).name, m.body(m.geom_bodyid[c.geom2]).name, c.dist)
-            for c in d.contact[:d.ncon] if c.dist < -1e-6]
+            for c in d.contact[:d.ncon] if c.dist < -1e-6
+            and root[m.geom_bodyid[c.geom1]] == root[m.geom_bodyid[c.geom2]]]
     assert not deep, f'initial penetration: {deep[:5]}'
 
 

@@ -89,8 +89,9 @@ def test_newton_urdf_importer_agrees_on_body_poses(entry: RobotFile) -> None:
     model = loaded.document.model.name
     # A URDF link named world is the world frame for libsdformat and us, a body for Newton
     # (docs/usd_newton.md): it is left out.
-    got = {(model, k.split('/')[-1]): p for k, p in zip(keys, poses, strict=True)
-           if k.split('/')[-1] != 'world'}
+    # Newton labels a body '<robot>/<link>'; a link name may itself hold '/' (dart-doc's wam).
+    names = [k[len(model) + 1:] if k.startswith(f'{model}/') else k.split('/')[-1] for k in keys]
+    got = {(model, n): p for n, p in zip(names, poses, strict=True) if n != 'world'}
     assert set(got) == set(exp.links)
     # A model pose from <gazebo><pose> (libsdformat places the model with it) is a Gazebo
     # tag Newton's URDF importer does not read: its bodies are compared in the model frame.
