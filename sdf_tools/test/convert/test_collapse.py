@@ -54,6 +54,7 @@ from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.convert.usd.to_usd import convert_to_usd
 from sdf_tools.load import LoadResult, load_file
 from sdf_tools.model import Inertial
+from sdf_tools.ros.convert_request import ConvertRequest, handle_convert
 from sdf_tools.transform import IDENTITY
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
@@ -319,3 +320,9 @@ def test_collapse_flag_and_other_formats(tmp_path: Path) -> None:
                           for e in sdf.report.entries)
     options, problems = ConversionOptions.from_mapping({'collapse_fixed_joints': True})
     assert options.collapse_fixed_joints and not problems
+    resp = handle_convert(ConvertRequest(input_path=str(src), output_format='mjcf',
+                                         options_yaml='{collapse_fixed_joints: true}'))
+    assert resp.success, resp.error_message
+    m = mujoco.MjModel.from_xml_string(resp.output_text)
+    assert mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_SITE, 'tool') >= 0
+    assert any('collapse_fixed_joints' in x for x in resp.losses + resp.warnings)
