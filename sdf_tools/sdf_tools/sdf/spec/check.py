@@ -67,7 +67,7 @@ _NO_BATCHES: dict[str, str] = {}
 _MISSING_TEXT: dict[tuple[int, tuple[str, ...]], str] = {}
 # The one attribute a plain value may carry (a pose's frame: any name, nothing to parse).
 _RELATIVE_TO = ['relative_to']
-_NOT_NUMERIC = str.maketrans('', '', '0123456789.+-eE \t\n\r\x00')
+_NUMERIC = b'0123456789.+-eE \t\n\r\x00'
 _BIG_EXPONENT = re.compile(r'[eE][+-]?[0-9]{3}')
 
 
@@ -81,8 +81,11 @@ def _batch_ok(width: int, texts: list[str]) -> bool:
     """
     n = len(texts)
     joined = ' \x00 '.join(texts) + ' \x00'
-    if joined.translate(_NOT_NUMERIC) or _BIG_EXPONENT.search(joined):
+    # Bytes: deleting the allowed characters is a table lookup per byte (3x str.translate).
+    if not joined.isascii() or joined.encode().translate(None, _NUMERIC):
         return False
+    if ('e' in joined or 'E' in joined) and _BIG_EXPONENT.search(joined):
+        return False  # the regular expression only when an exponent may be there (memchr)
     toks = joined.split()
     if len(toks) != (width + 1) * n or toks[width::width + 1].count('\x00') != n:
         return False
@@ -139,13 +142,20 @@ def check_root(ctx: ReadContext, root: _Element) -> bool:
     return ok
 
 
-def check_world_model(ctx: ReadContext, el: _Element) -> None:
-    """Check a model of a top-level world before the streaming reader drops its subtree."""
+def check_world_model(ctx: ReadContext, el: _Element) -> list[list[_Element]]:
+    """Check a model of a top-level world before the streaming reader drops its subtree.
+
+    Returns the element proxies the check made: held while the reader reads the
+    model, lxml hands the reader those same objects instead of making new ones.
+    """
     spec = spec_for_version(ctx.version).children['world'].children['model']
-    ok = SpecChecker(ctx).check(el, spec)
+    checker = SpecChecker(ctx)
+    checker.keep = []
+    ok = checker.check(el, spec)
     if not ok:
         ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{el.tag}>', el)
     ctx.spec_checked[el] = ok
+    return checker.keep
 
 
 def spec_for_version(version: str) -> ElementSpec:
@@ -166,6 +176,8 @@ class SpecChecker:
         self.reasons: dict[_Element, str] = {}
         # Texts of plain values waiting for their batch verdict (see check()).
         self.batches: dict[str, list[str]] | None = None
+        # When set, the children lists walked (see check_world_model).
+        self.keep: list[list[_Element]] | None = None
 
     def check(self, el: _Element, spec: ElementSpec) -> bool:
         """Check ``el`` and its subtree; False when it fails (the caller reports it).
@@ -217,7 +229,10 @@ class SpecChecker:
         batches = self.batches
         plain = spec.leaf_batches if batches is not None else _NO_BATCHES
         seen: set[str] | None = set() if spec.required_children else None
-        for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
+        children: list[_Element] = el[:]  # type: ignore[index,assignment]  # lxml-stubs lack slicing
+        if self.keep is not None:
+            self.keep.append(children)
+        for c in children:
             tag = c.tag
             kind = plain.get(tag)  # a comment's tag is a function: no match
             if kind is not None and not len(c) and (
