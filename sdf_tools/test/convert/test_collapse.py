@@ -180,9 +180,31 @@ def judge_mjcf(loaded: LoadResult, plain: str, collapsed: str) -> Checked:
             c.problems.append(f'body [{body}]: centre of mass {m.body_ipos[b]} != {com}')
         if float(np.abs(got - want).max()) > INERTIA_RTOL * scale:
             c.problems.append(f'body [{body}]: inertia off by {float(np.abs(got - want).max())}')
+    for link, into in merged.items():
+        _moved_geoms(c, m, flat, link, into)
     for j in flat.joints:
         _joint(c, m, d, flat, j, IDENTITY, '')
     return c
+
+
+def _moved_geoms(c: Checked, m: Any, flat: FlatModel, link: str, into: str) -> None:
+    """Compare each primitive geom moved from ``link`` with its source pose in ``into``'s frame."""
+    fl, ft = flat.link(link), flat.link(into)
+    assert fl is not None and ft is not None
+    shared = {v.name for v in fl.link.visuals} & {x.name for x in fl.link.collisions}
+    for item in [*fl.link.visuals, *fl.link.collisions]:
+        g = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_GEOM, f'{into}/{link}__{item.name}')
+        kind = item.geometry.type if item.geometry is not None else None
+        if g < 0 or kind not in ('box', 'sphere', 'cylinder') or item.name in shared:
+            continue  # meshes sit at their centroid; renamed geoms are not matched by name
+        want = flat.rel(ft.vid, fl.vid) * pose_in_link(flat, fl, item.pose)
+        r = np.zeros(9)
+        mujoco.mju_quat2Mat(r, m.geom_quat[g])
+        c.geoms += 1
+        err = max(float(np.abs(np.asarray(want.p) - m.geom_pos[g]).max()),
+                  float(np.abs(np.asarray(quat2mat(want.q)) - r.reshape(3, 3)).max()))
+        if err > TOL:
+            c.problems.append(f'geom [{into}/{link}__{item.name}]: pose off by {err:.3g}')
 
 
 def _usd_mass(prim: Usd.Prim, want: tuple[float, np.ndarray, np.ndarray]) -> list[str]:
@@ -276,7 +298,8 @@ def _check(path: Path, env: dict[str, str] | None, tmp_path: Path) -> tuple[int,
     assert not problems, problems
     assert frames == len(merged)
     print(f'{path.name}: {len(merged)} merged ({len(mjcf_merged)} MJCF bodies fewer), '
-          f'masses compared MJCF {c.masses} USD {compared}, moving joints {c.joints}')
+          f'masses compared MJCF {c.masses} USD {compared}, moved geoms {c.geoms}, '
+          f'moving joints {c.joints}')
     return c.masses, compared
 
 
