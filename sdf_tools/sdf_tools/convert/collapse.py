@@ -69,8 +69,11 @@ def _in_frame(flat: FlatModel, fl: FlatLink, urdf: bool, report: ConversionRepor
     if got is None:
         if urdf:
             return None
-        report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', "no <inertial>: libsdformat's "
-                   'default, 1 kg and unit inertia at the link origin', *where(fl.link.loc))
+        said = any(e.kind is ReportKind.ASSUMED and e.element.endswith(f'link[{fl.link.name}]/inertial')
+                   for e in report.entries)  # the USD plan reports every default up front
+        if not said:
+            report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', "no <inertial>: libsdformat's "
+                       'default, 1 kg and unit inertia at the link origin', *where(fl.link.loc))
         got = _SDF_DEFAULT
     pose = RawPose(pose_in_link(flat, fl, got.pose))
     return dataclasses.replace(got, pose=pose)

@@ -139,6 +139,7 @@ def test_flags_build_the_options() -> None:
     add_convert_arguments(parser)
     ns = parser.parse_intermixed_args([
         'in.sdf', '-o', 'o.urdf', 'a:=1', '--sdf-version', '1.11', '--keep-fixed-joints',
+        '--collapse-fixed-joints',
         '--massless-links', 'drop', '--default-mass', '0.5', '--uris', 'file', '--fixed-base',
         '--root-transform', '1 2 3 0 0 0', '--self-collide', 'off', '--visual-as-collision',
         '--inertia-from-geometry', '--mesh-collision', 'box', '--no-joint-drive-from-transmission',
