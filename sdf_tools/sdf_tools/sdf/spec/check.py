@@ -142,20 +142,13 @@ def check_root(ctx: ReadContext, root: _Element) -> bool:
     return ok
 
 
-def check_world_model(ctx: ReadContext, el: _Element) -> list[list[_Element]]:
-    """Check a model of a top-level world before the streaming reader drops its subtree.
-
-    Returns the element proxies the check made: held while the reader reads the
-    model, lxml hands the reader those same objects instead of making new ones.
-    """
+def check_world_model(ctx: ReadContext, el: _Element) -> None:
+    """Check a model of a top-level world before the streaming reader drops its subtree."""
     spec = spec_for_version(ctx.version).children['world'].children['model']
-    checker = SpecChecker(ctx)
-    checker.keep = []
-    ok = checker.check(el, spec)
+    ok = SpecChecker(ctx).check(el, spec)
     if not ok:
         ctx.error(ErrorCode.ELEMENT_INVALID, f'Error reading element <{el.tag}>', el)
     ctx.spec_checked[el] = ok
-    return checker.keep
 
 
 def spec_for_version(version: str) -> ElementSpec:
@@ -176,8 +169,6 @@ class SpecChecker:
         self.reasons: dict[_Element, str] = {}
         # Texts of plain values waiting for their batch verdict (see check()).
         self.batches: dict[str, list[str]] | None = None
-        # When set, the children lists walked (see check_world_model).
-        self.keep: list[list[_Element]] | None = None
 
     def check(self, el: _Element, spec: ElementSpec) -> bool:
         """Check ``el`` and its subtree; False when it fails (the caller reports it).
@@ -229,10 +220,7 @@ class SpecChecker:
         batches = self.batches
         plain = spec.leaf_batches if batches is not None else _NO_BATCHES
         seen: set[str] | None = set() if spec.required_children else None
-        children: list[_Element] = el[:]  # type: ignore[index,assignment]  # lxml-stubs lack slicing
-        if self.keep is not None:
-            self.keep.append(children)
-        for c in children:
+        for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
             tag = c.tag
             kind = plain.get(tag)  # a comment's tag is a function: no match
             if kind is not None and not len(c) and (
