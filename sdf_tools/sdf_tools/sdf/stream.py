@@ -63,9 +63,8 @@ def read_world_model(ctx: ReadContext, el: etree._Element) -> None:
     outer = ctx.diagnostics
     ctx.diagnostics = []
     try:
-        proxies = check_world_model(ctx, el)
+        check_world_model(ctx, el)
         model = parse_model(ctx, el)
-        del proxies  # kept alive for parse_model: the same lxml proxies, not new ones
         ctx.preread[el] = (model, ctx.diagnostics)
     finally:
         ctx.diagnostics = outer
