@@ -110,10 +110,17 @@ def spec_for(version: str) -> ElementSpec:
             _bounds(typ if isinstance(typ, str) else None, lo, hi),  # type: ignore[arg-type]
             bool(copy), attributes, tuple(n for n, a in attributes.items() if a.required))
     # Twice: a ref child copies its target's children, complete after the first pass.
+    copies: list[tuple[ElementSpec, ElementSpec]] = []
     for resolve in (False, True):
         for eid, rec in records.items():
-            _link(made[eid], [_resolved(made, records, cid) if resolve else made[cid]
+            _link(made[eid], [_resolved(made, records, cid, copies) if resolve else made[cid]
                               for cid in rec[9]])  # type: ignore[attr-defined]
+    # A copy made before its target was linked the second time holds the target's first
+    # children, whose own ref children are still empty stubs: a model nested two deep would
+    # then know no children. Point every copy at its target's final children, so refs nest
+    # to any depth (<model> in <model> in <model> ...).
+    for copy, target in copies:
+        copy.children, copy.required_children = target.children, target.required_children
     root = made[str(data['root'])]
     if version in CONVERTED_TO:
         from sdf_tools.sdf.spec.convert import read_as_converted
@@ -161,7 +168,8 @@ def derive(spec: ElementSpec) -> None:
     spec.batch = spec.type if plain and spec.type in ('double', 'pose', 'vector3') else None
 
 
-def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], cid: str) -> ElementSpec:
+def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], cid: str,
+              copies: list[tuple[ElementSpec, ElementSpec]]) -> ElementSpec:
     """A child as met in a document: a ``ref`` child reads as the element it refers to.
 
     libsdformat replaces the description of ``<element ref="model_state">`` with a copy
@@ -172,7 +180,9 @@ def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], ci
     if not isinstance(ref, str) or ref not in made:
         return made[cid]
     target, own = made[ref], made[cid]
-    return ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
+    copy = ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
                        target.bounds, target.copy_data, target.attributes,
                        target.required_attributes, target.children, target.required_children,
                        target.leaf, target.plain_attributes, target.batch)
+    copies.append((copy, target))
+    return copy
