@@ -25,16 +25,14 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from sdf_tools.convert.flatten import where
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.model import Collision, Loc
+from sdf_tools.model import Collision
 
 _KNOWN = {'friction/ode/mu', 'friction/ode/mu2', 'friction/torsional/coefficient',
           'contact/ode/kp', 'contact/ode/kd'}
 
-
-def _at(loc: Loc | None) -> tuple[str | None, int | None]:
-    return (loc.file, loc.line) if loc is not None else (None, None)
 
 
 def _leaves(el: etree._Element, path: str = '') -> list[tuple[str, str]]:
@@ -66,7 +64,7 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
             lost.append(path)
     if lost:
         report.add(ReportKind.DROPPED, f'{label}/surface', f'no MuJoCo counterpart: '
-                   f'{", ".join(sorted(set(lost)))}', *_at(surface.loc))
+                   f'{", ".join(sorted(set(lost)))}', *where(surface.loc))
     attrs: dict[str, str | None] = {}
     mu = values.get('friction/ode/mu')
     tors = values.get('friction/torsional/coefficient')
@@ -78,7 +76,7 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
     mu2 = values.get('friction/ode/mu2')
     if mu2 is not None and mu2 != (mu if mu is not None else 1.0):
         report.add(ReportKind.APPROXIMATED, f'{label}/surface', f'mu2={num(mu2)} differs from '
-                   f'mu: MuJoCo has one sliding friction per geom, mu is used', *_at(surface.loc))
+                   f'mu: MuJoCo has one sliding friction per geom, mu is used', *where(surface.loc))
     kp, kd = values.get('contact/ode/kp'), values.get('contact/ode/kd')
     if kp is not None or kd is not None:
         kp = kp if kp is not None else 1e12
@@ -87,7 +85,7 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
             attrs['solref'] = nums((-kp, -kd))
             report.add(ReportKind.APPROXIMATED, f'{label}/surface', f'kp={num(kp)}, kd={num(kd)} '
                        f'written as solref="{attrs["solref"]}" (MuJoCo: per unit effective mass)',
-                       *_at(surface.loc))
+                       *where(surface.loc))
     return attrs
 
 

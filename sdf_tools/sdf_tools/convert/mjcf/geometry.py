@@ -26,14 +26,13 @@ A visual's colour (diffuse, else ambient) becomes a ``<material>`` asset.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools.convert.flatten import Namer
+from sdf_tools.convert.flatten import Namer, where
 from sdf_tools.convert.mesh_files import (
     MeshFile,
     convert_to_obj,
@@ -43,6 +42,7 @@ from sdf_tools.convert.mesh_files import (
 )
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, pose_attrs, sub
 from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.transform import IDENTITY, Transform
 
@@ -96,31 +96,8 @@ class GeomContext:
     prefix: str                                   # geom name prefix ('model::link/')
 
 
-def _at(loc: Loc | None) -> tuple[str | None, int | None]:
-    return (loc.file, loc.line) if loc is not None else (None, None)
 
 
-def _f(p: dict[str, object], key: str, default: float) -> float:
-    v = p.get(key, default)
-    return float(v) if isinstance(v, (int, float)) else default
-
-
-def _v(p: dict[str, object], key: str, default: Sequence[float]) -> list[float]:
-    v = p.get(key, default)
-    return [float(x) for x in v] if isinstance(v, (list, tuple)) else list(default)
-
-
-def z_to(n: Sequence[float]) -> Transform:
-    """Return the rotation taking +z to the direction ``n``."""
-    norm = math.sqrt(sum(c * c for c in n)) or 1.0
-    nx, ny, nz = (c / norm for c in n)
-    if nz > 1 - 1e-15:
-        return IDENTITY
-    if nz < -1 + 1e-15:
-        return Transform((0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0))
-    angle = math.acos(nz)
-    s = math.sin(angle / 2) / math.hypot(ny, nx)
-    return Transform((0.0, 0.0, 0.0), (math.cos(angle / 2), -ny * s, nx * s, 0.0))
 
 
 def _mesh(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
@@ -131,12 +108,12 @@ def _mesh(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
             suffix == '.obj' and obj_problem(found.path))):
         found = _converted(found, ctx, label, g.loc)
     if found.path is None:
-        ctx.report.add(ReportKind.DROPPED, label, found.problem, *_at(g.loc))
+        ctx.report.add(ReportKind.DROPPED, label, found.problem, *where(g.loc))
         return []
     if g.params.get('submesh'):
         ctx.report.add(ReportKind.DROPPED, label, 'mesh <submesh>: MuJoCo loads the whole mesh',
-                       *_at(g.loc))
-    scale = _v(g.params, 'scale', (1.0, 1.0, 1.0))
+                       *where(g.loc))
+    scale = param_vector(g.params, 'scale', (1.0, 1.0, 1.0))
     name = ctx.assets.mesh(found.path, nums(scale) if scale != [1.0, 1.0, 1.0] else None)
     return [('mesh', {'mesh': name}, IDENTITY)]
 
@@ -147,7 +124,7 @@ def _converted(found: MeshFile, ctx: GeomContext, label: str, loc: Loc | None) -
         ctx.report.add(ReportKind.REWRITTEN, label, f'MuJoCo cannot read [{found.uri}] '
                        '(it reads binary STL of up to 200000 triangles, well-formed OBJ and MSH): '
                        f'converted with trimesh to [{got.path}] (materials and textures are '
-                       'lost; Collada <unit> scaling as trimesh applies it)', *_at(loc))
+                       'lost; Collada <unit> scaling as trimesh applies it)', *where(loc))
     return got
 
 
@@ -155,9 +132,10 @@ def _heightmap(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
     found = find_mesh(g, None)
     if found.path is None or found.path.suffix.lower() != '.png':
         why = found.problem or f'[{found.uri}] is not a PNG image, the one format MuJoCo reads'
-        ctx.report.add(ReportKind.DROPPED, label, f'heightmap: {why}', *_at(g.loc))
+        ctx.report.add(ReportKind.DROPPED, label, f'heightmap: {why}', *where(g.loc))
         return []
-    size, pos = _v(g.params, 'size', (1.0, 1.0, 1.0)), _v(g.params, 'pos', (0.0, 0.0, 0.0))
+    size = param_vector(g.params, 'size', (1.0, 1.0, 1.0))
+    pos = param_vector(g.params, 'pos', (0.0, 0.0, 0.0))
     hsize = nums((size[0] / 2, size[1] / 2, size[2], PLANE_THICKNESS))
     key = (str(found.path), hsize)
     if key not in ctx.assets.hfields:
@@ -165,18 +143,18 @@ def _heightmap(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
         sub(ctx.assets.doc.section('asset'), 'hfield', name=name, file=str(found.path), size=hsize)
         ctx.assets.hfields[key] = name
     ctx.report.add(ReportKind.APPROXIMATED, label, 'heightmap written as an hfield: MuJoCo '
-                   'interpolates the image itself; textures and blends are lost', *_at(g.loc))
+                   'interpolates the image itself; textures and blends are lost', *where(g.loc))
     return [('hfield', {'hfield': ctx.assets.hfields[key]}, Transform(tuple(pos)))]  # type: ignore[arg-type]
 
 
 def _plane(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
-    size = _v(g.params, 'size', (1.0, 1.0))
-    rot = z_to(_v(g.params, 'normal', (0.0, 0.0, 1.0)))
+    size = param_vector(g.params, 'size', (1.0, 1.0))
+    rot = rotation_z_to(param_vector(g.params, 'normal', (0.0, 0.0, 1.0)))
     if ctx.static:
         return [('plane', {'size': nums((size[0] / 2, size[1] / 2, 1.0))}, rot)]
     ctx.report.add(ReportKind.APPROXIMATED, label, f'plane on a moving body (MuJoCo allows planes '
                    f'in static bodies only): a box {num(PLANE_THICKNESS)} m thick below it',
-                   *_at(g.loc))
+                   *where(g.loc))
     half = (size[0] / 2, size[1] / 2, PLANE_THICKNESS / 2)
     return [('box', {'size': nums(half)}, rot * Transform((0.0, 0.0, -PLANE_THICKNESS / 2)))]
 
@@ -185,20 +163,20 @@ def _approximated(g: Geometry, ctx: GeomContext, label: str) -> list[Shape]:
     p = g.params
     if g.type == 'cone':
         ctx.report.add(ReportKind.APPROXIMATED, label, 'cone approximated by its bounding '
-                       'cylinder (MuJoCo has no cone)', *_at(g.loc))
-        return [('cylinder', {'size': nums((_f(p, 'radius', 1.0), _f(p, 'length', 1.0) / 2))},
-                 IDENTITY)]
+                       'cylinder (MuJoCo has no cone)', *where(g.loc))
+        radius, half = param_float(p, 'radius', 1.0), param_float(p, 'length', 1.0) / 2
+        return [('cylinder', {'size': nums((radius, half))}, IDENTITY)]
     lines = p.get('points') if g.type == 'polyline' else None
     pts = [q for line in lines for q in line] if isinstance(lines, list) else []
     if pts:
-        xs, ys, h = [float(q[0]) for q in pts], [float(q[1]) for q in pts], _f(p, 'height', 1.0)
+        xs, ys, h = [float(q[0]) for q in pts], [float(q[1]) for q in pts], param_float(p, 'height', 1.0)
         ctx.report.add(ReportKind.APPROXIMATED, label, 'polyline approximated by the bounding '
-                       'box of its points', *_at(g.loc))
+                       'box of its points', *where(g.loc))
         centre = Transform(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, h / 2))
         return [('box', {'size': nums(((max(xs) - min(xs)) / 2, (max(ys) - min(ys)) / 2, h / 2))},
                  centre)]
     ctx.report.add(ReportKind.DROPPED, label, f'{g.type} geometry: MuJoCo has no such shape',
-                   *_at(g.loc))
+                   *where(g.loc))
     return []
 
 
@@ -213,25 +191,25 @@ def shapes(g: Geometry | None, ctx: GeomContext, label: str, loc: Loc | None) ->
     kept = [s for s in got if _positive(s)]
     if len(kept) < len(got):
         ctx.report.add(ReportKind.DROPPED, label, 'a size is zero or negative: MuJoCo refuses '
-                       'such a geom', *_at(g.loc if g is not None else loc))
+                       'such a geom', *where(g.loc if g is not None else loc))
     return kept
 
 
 def _shapes(g: Geometry | None, ctx: GeomContext, label: str, loc: Loc | None) -> list[Shape]:
     if g is None or g.type == 'empty':
-        ctx.report.add(ReportKind.DROPPED, label, 'empty geometry: nothing to write', *_at(loc))
+        ctx.report.add(ReportKind.DROPPED, label, 'empty geometry: nothing to write', *where(loc))
         return []
     p = g.params
     if g.type == 'box':
-        return [('box', {'size': nums(x / 2 for x in _v(p, 'size', (1.0, 1.0, 1.0)))}, IDENTITY)]
+        return [('box', {'size': nums(x / 2 for x in param_vector(p, 'size', (1.0, 1.0, 1.0)))}, IDENTITY)]
     if g.type == 'sphere':
-        return [('sphere', {'size': num(_f(p, 'radius', 1.0))}, IDENTITY)]
+        return [('sphere', {'size': num(param_float(p, 'radius', 1.0))}, IDENTITY)]
     if g.type in ('cylinder', 'capsule'):
-        size = (_f(p, 'radius', 1.0 if g.type == 'cylinder' else 0.5),
-                _f(p, 'length', 1.0) / 2)
+        size = (param_float(p, 'radius', 1.0 if g.type == 'cylinder' else 0.5),
+                param_float(p, 'length', 1.0) / 2)
         return [(g.type, {'size': nums(size)}, IDENTITY)]
     if g.type == 'ellipsoid':
-        return [('ellipsoid', {'size': nums(_v(p, 'radii', (1.0, 1.0, 1.0)))}, IDENTITY)]
+        return [('ellipsoid', {'size': nums(param_vector(p, 'radii', (1.0, 1.0, 1.0)))}, IDENTITY)]
     if g.type == 'plane':
         return _plane(g, ctx, label)
     if g.type == 'mesh':
@@ -271,7 +249,7 @@ def write_geoms(body: etree._Element, item: Visual | Collision, kind: str, ctx: 
         if gtype == 'mesh' and kind == 'collision' and not ctx.assets.convex_noted:
             ctx.assets.convex_noted = True
             ctx.report.add(ReportKind.APPROXIMATED, label, 'MuJoCo collides with the convex hull '
-                           'of a mesh (every mesh collision of this export)', *_at(item.loc))
+                           'of a mesh (every mesh collision of this export)', *where(item.loc))
         out.append(sub(body, 'geom', name=name, class_=kind, type=gtype,
                        **pose_attrs(origin * offset), **attrs, material=material, **extra_attrs))
     return out

@@ -24,14 +24,15 @@ no place for are dropped and reported.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools.convert.flatten import where
 from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.sdf.uris import resolve_uri
@@ -52,32 +53,8 @@ class ShapeContext:
     pose: Callable[[RawPose | None], Transform]  # raw pose -> pose in the link frame
 
 
-def _at(loc: Loc | None) -> tuple[str | None, int | None]:
-    return (loc.file, loc.line) if loc is not None else (None, None)
 
 
-def _f(params: dict[str, object], key: str, default: float) -> float:
-    value = params.get(key, default)
-    return float(value) if isinstance(value, (int, float)) else default
-
-
-def _v(params: dict[str, object], key: str, default: Sequence[float]) -> list[float]:
-    value = params.get(key, default)
-    return [float(x) for x in value] if isinstance(value, (list, tuple)) else list(default)
-
-
-def _z_to(n: list[float]) -> Transform:
-    """Return the rotation taking +z to the unit vector ``n``."""
-    norm = math.sqrt(sum(c * c for c in n)) or 1.0
-    nx, ny, nz = (c / norm for c in n)
-    if nz > 1 - 1e-15:
-        return IDENTITY
-    if nz < -1 + 1e-15:
-        return Transform((0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0))
-    angle = math.acos(nz)
-    ax, ay = -ny, nx
-    s = math.sin(angle / 2) / math.hypot(ax, ay)
-    return Transform((0.0, 0.0, 0.0), (math.cos(angle / 2), ax * s, ay * s, 0.0))
 
 
 def _box(size: Sequence[float], at: Transform = IDENTITY) -> Piece:
@@ -93,27 +70,27 @@ def _uri(uri: str, loc: Loc | None, ctx: ShapeContext, label: str) -> str:
         if found is not None:
             return found.resolve().as_uri()
         ctx.report.add(ReportKind.ASSUMED, label, f'mesh URI [{uri}] not found: kept as written',
-                       *_at(loc))
+                       *where(loc))
     elif uri.startswith('model://') or '://' not in uri:
         ctx.report.add(ReportKind.KEPT, label,
                        f'mesh URI [{uri}] kept as written; ROS tools resolve package:// and '
-                       'file:// only (uris=file writes absolute file:// URIs)', *_at(loc))
+                       'file:// only (uris=file writes absolute file:// URIs)', *where(loc))
     return uri
 
 
 def _mesh(g: Geometry, ctx: ShapeContext, label: str) -> list[Piece]:
     attrs = {'filename': _uri(str(g.params.get('uri') or ''), g.loc, ctx, label)}
-    scale = _v(g.params, 'scale', (1.0, 1.0, 1.0))
+    scale = param_vector(g.params, 'scale', (1.0, 1.0, 1.0))
     if scale != [1.0, 1.0, 1.0]:
         attrs['scale'] = nums(scale)
     if g.params.get('submesh'):
         ctx.report.add(ReportKind.DROPPED, label, 'mesh <submesh>: URDF uses the whole mesh',
-                       *_at(g.loc))
+                       *where(g.loc))
     return [('mesh', attrs, IDENTITY)]
 
 
 def _capsule(g: Geometry) -> list[Piece]:
-    r, length = _f(g.params, 'radius', 0.5), _f(g.params, 'length', 1.0)
+    r, length = param_float(g.params, 'radius', 0.5), param_float(g.params, 'length', 1.0)
     ends = [Transform((0.0, 0.0, s * length / 2)) for s in (1, -1)]
     return [('cylinder', {'radius': num(r), 'length': num(length)}, IDENTITY),
             *[('sphere', {'radius': num(r)}, e) for e in ends]]
@@ -125,7 +102,7 @@ def _polyline(g: Geometry) -> list[Piece]:
     if not pts:
         return []
     xs, ys = [float(p[0]) for p in pts], [float(p[1]) for p in pts]
-    h = _f(g.params, 'height', 1.0)
+    h = param_float(g.params, 'height', 1.0)
     centre = Transform(((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, h / 2))
     return [_box((max(xs) - min(xs), max(ys) - min(ys), h), centre)]
 
@@ -135,24 +112,24 @@ def _approximate(g: Geometry) -> tuple[list[Piece], ReportKind, str]:
     if g.type == 'capsule':
         return _capsule(g), ReportKind.REWRITTEN, 'capsule written as a cylinder and two spheres'
     if g.type == 'ellipsoid':
-        radii = _v(p, 'radii', (1.0, 1.0, 1.0))
+        radii = param_vector(p, 'radii', (1.0, 1.0, 1.0))
         if radii[0] == radii[1] == radii[2]:
             return ([('sphere', {'radius': num(radii[0])}, IDENTITY)], ReportKind.REWRITTEN,
                     'ellipsoid with equal radii written as a sphere')
         return ([_box([2 * r for r in radii])], ReportKind.APPROXIMATED,
                 'ellipsoid approximated by its bounding box')
     if g.type == 'cone':
-        return ([('cylinder', {'radius': num(_f(p, 'radius', 1.0)),
-                               'length': num(_f(p, 'length', 1.0))}, IDENTITY)],
+        return ([('cylinder', {'radius': num(param_float(p, 'radius', 1.0)),
+                               'length': num(param_float(p, 'length', 1.0))}, IDENTITY)],
                 ReportKind.APPROXIMATED, 'cone approximated by its bounding cylinder')
     if g.type == 'plane':
-        size = _v(p, 'size', (1.0, 1.0))
-        rot = _z_to(_v(p, 'normal', (0.0, 0.0, 1.0)))
+        size = param_vector(p, 'size', (1.0, 1.0))
+        rot = rotation_z_to(param_vector(p, 'normal', (0.0, 0.0, 1.0)))
         at = rot * Transform((0.0, 0.0, -PLANE_THICKNESS / 2))
         return ([_box((size[0], size[1], PLANE_THICKNESS), at)], ReportKind.APPROXIMATED,
                 f'plane approximated by a box {num(PLANE_THICKNESS)} m thick below it')
     if g.type == 'heightmap':
-        size, pos = _v(p, 'size', (1.0, 1.0, 1.0)), _v(p, 'pos', (0.0, 0.0, 0.0))
+        size, pos = param_vector(p, 'size', (1.0, 1.0, 1.0)), param_vector(p, 'pos', (0.0, 0.0, 0.0))
         at = Transform((pos[0], pos[1], pos[2] + size[2] / 2))
         return ([_box(size, at)], ReportKind.APPROXIMATED,
                 'heightmap approximated by its bounding box')
@@ -165,19 +142,19 @@ def _approximate(g: Geometry) -> tuple[list[Piece], ReportKind, str]:
 def _pieces(g: Geometry | None, ctx: ShapeContext, label: str, loc: Loc | None) -> list[Piece]:
     if g is None or g.type == 'empty':
         ctx.report.add(ReportKind.DROPPED, label, 'empty geometry: a URDF shape needs one',
-                       *_at(loc))
+                       *where(loc))
         return []
     if g.type == 'box':
-        return [_box(_v(g.params, 'size', (1.0, 1.0, 1.0)))]
+        return [_box(param_vector(g.params, 'size', (1.0, 1.0, 1.0)))]
     if g.type == 'sphere':
-        return [('sphere', {'radius': num(_f(g.params, 'radius', 1.0))}, IDENTITY)]
+        return [('sphere', {'radius': num(param_float(g.params, 'radius', 1.0))}, IDENTITY)]
     if g.type == 'cylinder':
-        return [('cylinder', {'radius': num(_f(g.params, 'radius', 1.0)),
-                              'length': num(_f(g.params, 'length', 1.0))}, IDENTITY)]
+        return [('cylinder', {'radius': num(param_float(g.params, 'radius', 1.0)),
+                              'length': num(param_float(g.params, 'length', 1.0))}, IDENTITY)]
     if g.type == 'mesh':
         return _mesh(g, ctx, label)
     pieces, kind, message = _approximate(g)
-    ctx.report.add(kind, label, message, *_at(g.loc or loc))
+    ctx.report.add(kind, label, message, *where(g.loc or loc))
     return pieces
 
 
@@ -199,7 +176,7 @@ def _material(extra: Extra, ctx: ShapeContext, label: str, name: str) -> UMateri
     if lost:
         ctx.report.add(ReportKind.DROPPED, f'{label}/material',
                        f'URDF materials hold a colour only: {", ".join(lost)} lost',
-                       *_at(extra.loc))
+                       *where(extra.loc))
     return UMaterial(f'{ctx.link}__{name}', rgba) if rgba is not None else None
 
 
@@ -215,7 +192,7 @@ def _item(item: Visual | Collision, kind: str, ctx: ShapeContext) -> list[UShape
             lost.append(extra.tag)
     if lost:
         ctx.report.add(ReportKind.DROPPED, label,
-                       f'URDF has no place for <{">, <".join(lost)}>', *_at(item.loc))
+                       f'URDF has no place for <{">, <".join(lost)}>', *where(item.loc))
     out = []
     for i, (shape, attrs, offset) in enumerate(_pieces(item.geometry, ctx, label, item.loc)):
         name = item.name if i == 0 else f'{item.name}__part{i + 1}'

@@ -9,16 +9,14 @@ have no place in it. Each one is reported, with its file and line.
 """
 from __future__ import annotations
 
+from sdf_tools.convert.flatten import where as _at
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.model import Collision, Document, Loc, Model, Visual, World
+from sdf_tools.model import Collision, Document, Model, Visual, World
 
 #: Elements read elsewhere (colours, drives, friction): not losses.
 _USED = ('material', 'surface')
 _DRIVE_SOURCES = ('transmission', 'ros2_control')
 
-
-def _at(loc: Loc | None) -> tuple[str | None, int | None]:
-    return (loc.file, loc.line) if loc else (None, None)
 
 
 def _model(model: Model, scope: str, report: ConversionReport) -> None:

@@ -33,6 +33,7 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, Vt
 
 from sdf_tools.convert.geometry_ops import load_mesh
 from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.usd.xforms import set_pose
 from sdf_tools.model import Geometry, Loc
 from sdf_tools.transform import Transform
@@ -56,34 +57,11 @@ class ShapeSite:
     approximation: str = 'none'
 
 
-def _f(params: dict[str, object], key: str, default: float) -> float:
-    try:
-        return float(params.get(key, default))  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        return default
-
-
-def _v(params: dict[str, object], key: str, default: list[float]) -> list[float]:
-    value = params.get(key)
-    if isinstance(value, (list, tuple)) and len(value) == len(default):
-        return [float(x) for x in value]
-    return default
 
 
 def _where(site: ShapeSite) -> tuple[str | None, int | None]:
     return (site.loc.file, site.loc.line) if site.loc else (None, None)
 
-
-def _z_to(n: list[float]) -> Transform:
-    """Return the rotation taking +Z to the unit vector along ``n``."""
-    v = np.asarray(n, dtype=float)
-    v = v / np.linalg.norm(v)
-    c = float(v[2])
-    if c < -1.0 + 1e-12:
-        return Transform(q=(0.0, 1.0, 0.0, 0.0))
-    axis = np.cross([0.0, 0.0, 1.0], v)
-    w = 1.0 + c
-    return Transform(q=(w, float(axis[0]), float(axis[1]), float(axis[2])))
 
 
 def _mesh_prim(site: ShapeSite, mesh: trimesh.Trimesh, pose: Transform) -> Usd.Prim:
@@ -117,7 +95,7 @@ def _mesh(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
 
 
 def _ellipsoid(site: ShapeSite, g: Geometry) -> Usd.Prim:
-    radii = _v(g.params, 'radii', [1.0, 1.0, 1.0])
+    radii = param_vector(g.params, 'radii', [1.0, 1.0, 1.0])
     mesh = trimesh.creation.icosphere(subdivisions=3)
     mesh.apply_scale(radii)
     site.report.add(ReportKind.APPROXIMATED, site.label, 'ellipsoid written as a Mesh of '
@@ -136,17 +114,17 @@ def _primitive(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
     if g.type == 'box':
         gprim = UsdGeom.Cube.Define(s, site.path)
         gprim.CreateSizeAttr(1.0)
-        scale = _v(p, 'size', [1.0, 1.0, 1.0])
+        scale = param_vector(p, 'size', [1.0, 1.0, 1.0])
         gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-0.5), Gf.Vec3f(0.5)]))
     elif g.type == 'sphere':
         gprim = UsdGeom.Sphere.Define(s, site.path)
-        r = _f(p, 'radius', 1.0)
+        r = param_float(p, 'radius', 1.0)
         gprim.CreateRadiusAttr(r)
         gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-r), Gf.Vec3f(r)]))
     elif g.type in ('cylinder', 'capsule', 'cone'):
         cls = {'cylinder': UsdGeom.Cylinder, 'capsule': UsdGeom.Capsule, 'cone': UsdGeom.Cone}
         gprim = cls[g.type].Define(s, site.path)
-        r, h = _f(p, 'radius', 1.0), _f(p, 'length', 1.0)
+        r, h = param_float(p, 'radius', 1.0), param_float(p, 'length', 1.0)
         gprim.CreateRadiusAttr(r)
         gprim.CreateHeightAttr(h)
         gprim.CreateAxisAttr('Z')
@@ -154,11 +132,11 @@ def _primitive(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
         gprim.CreateExtentAttr(Vt.Vec3fArray([Gf.Vec3f(-r, -r, -half), Gf.Vec3f(r, r, half)]))
     elif g.type == 'plane':
         gprim = UsdGeom.Plane.Define(s, site.path)
-        w, length = _v(p, 'size', [1.0, 1.0])
+        w, length = param_vector(p, 'size', [1.0, 1.0])
         gprim.CreateWidthAttr(w)
         gprim.CreateLengthAttr(length)
         gprim.CreateAxisAttr('Z')
-        pose = pose * _z_to(_v(p, 'normal', [0.0, 0.0, 1.0]))
+        pose = pose * rotation_z_to(param_vector(p, 'normal', [0.0, 0.0, 1.0]))
     else:
         return None
     set_pose(gprim, pose, scale)
