@@ -29,12 +29,12 @@ from sdf_tools.convert.flatten import FlatModel, flatten
 from sdf_tools.convert.massless import default_inertial, is_massless
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.report import ConversionReport, ReportKind
-from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model, World
-from sdf_tools.urdf.conversion import is_massless_root
 
 UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 
@@ -51,30 +51,6 @@ class ExportPlan:
     def source_format(self) -> str:
         return self.document.format
 
-
-def refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
-    """Record why the input cannot be exported; return True when it cannot."""
-    problems = options.validate()
-    for p in problems:
-        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
-    # A massless URDF root only libsdformat refuses; with massless_links lump or
-    # default-mass the preparation gives it a reported mass: alone, it is a warning.
-    repaired = (result.document is not None and result.document.format == 'urdf'
-                and options.massless_links in ('lump', 'default-mass')
-                and all(is_massless_root(d) for d in result.errors))
-    report.diagnostics.extend(
-        dataclasses.replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d)
-        else d
-        for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
-    if problems:
-        return True
-    if result.document is None or not result.usable:
-        if not report.errors:
-            file = result.document.file if result.document else None
-            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
-                                                 'the input could not be read', file))
-        return True
-    return bool(result.errors) and not repaired
 
 
 def _urdf_masses(model: Model, options: ConversionOptions, report: ConversionReport) -> None:

@@ -44,13 +44,13 @@ from sdf_tools.convert.mjcf.tree import plan_bodies
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
-from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Joint, Model, World
-from sdf_tools.urdf.conversion import is_massless_root
 
 __all__ = ['convert_to_mjcf']
 SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
@@ -63,27 +63,6 @@ def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:
     report.diagnostics.extend(errors)
     return ConversionResult(None, 'mjcf', report)
 
-
-def _refused(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
-    """Record why the input cannot be exported; return True when it cannot.
-
-    A massless URDF root is an error only for libsdformat: with ``massless_links``
-    lump or default-mass the preparation gives it a reported mass, so alone it is
-    a warning here (as in the conversion to SDFormat).
-    """
-    for p in options.validate():
-        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
-    repaired = (result.document is not None and result.document.format == 'urdf'
-                and options.massless_links in ('lump', 'default-mass')
-                and all(is_massless_root(d) for d in result.errors))
-    report.diagnostics.extend(
-        dataclasses.replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d)
-        else d for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
-    if result.document is None or not result.usable:
-        if not report.errors:
-            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read'))
-        return True
-    return bool(report.errors)
 
 
 def _for_mjcf(e: ReportEntry, drives: bool) -> ReportEntry:
@@ -225,7 +204,7 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         assumed and every element rewritten, approximated or dropped.
     """
     report = ConversionReport()
-    if _refused(result, options, report) or result.document is None:
+    if refuse(result, options, report) or result.document is None:
         return _fail(report)
     doc = copy.deepcopy(result.document)
     _prepare(doc, options, report)

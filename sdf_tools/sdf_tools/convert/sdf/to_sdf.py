@@ -23,45 +23,22 @@ diagnostics, errors first, in its report.
 from __future__ import annotations
 
 import copy
-from dataclasses import replace
 from pathlib import Path
 
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.convert.sdf.joint_types import mimic_as_custom
 from sdf_tools.convert.sdf.upgrade import SourceIndex, upgrade_model, upgrade_world
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
-from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.errors import ErrorCode
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model
-from sdf_tools.urdf.conversion import is_massless_root
 
 __all__ = ['convert_to_sdf']
 
-
-def _refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
-    """Record why the input cannot be converted; return True when it cannot."""
-    problems = options.validate()
-    for p in problems:
-        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
-    # A massless URDF root only libsdformat refuses; --massless-links lump or
-    # default-mass gives it a reported mass: alone, the error becomes a warning here.
-    repaired = (result.document is not None and result.document.format == 'urdf'
-                and options.massless_links in ('lump', 'default-mass')
-                and all(is_massless_root(d) for d in result.errors))
-    report.diagnostics.extend(
-        replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d) else d
-        for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
-    if problems:
-        return True
-    if result.document is None or not result.usable:
-        if not report.errors:
-            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, 'the input could not be read',
-                                                 result.document.file if result.document else None))
-        return True
-    return bool(result.errors) and not repaired
 
 
 def _all_models(doc: Document) -> list[Model]:
@@ -136,7 +113,7 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
         assumed and every element renamed, merged, rewritten or dropped.
     """
     report = ConversionReport()
-    if _refuse(result, options, report) or result.document is None:
+    if refuse(result, options, report) or result.document is None:
         return ConversionResult(None, 'sdf', report)
     doc = copy.deepcopy(result.document)
     _assumed_by_reader(result, report, doc.format == 'urdf')

@@ -1,0 +1,41 @@
+"""Whether a loaded input can be converted at all: the one rule every writer shares.
+
+The loader's diagnostics go into the report (errors first). An input that could
+not be read, or that has errors, is refused, with one exception: a URDF whose only
+errors are libsdformat's refusal of a massless root link (``MODEL_WITHOUT_LINK``).
+libsdformat drops such a robot; with ``massless_links`` ``lump`` or ``default-mass``
+every writer's preparation gives that link a reported mass, so there the error is
+kept as a warning and the conversion goes on.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.report import ConversionReport
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.load import LoadResult
+from sdf_tools.urdf.conversion import is_massless_root
+
+
+def refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
+    """Record why the input cannot be converted in ``report``; return True when it cannot."""
+    problems = options.validate()
+    for p in problems:
+        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
+    repaired = (result.document is not None and result.document.format == 'urdf'
+                and options.massless_links in ('lump', 'default-mass')
+                and all(is_massless_root(d) for d in result.errors))
+    report.diagnostics.extend(
+        dataclasses.replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d)
+        else d
+        for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
+    if problems:
+        return True
+    if result.document is None or not result.usable:
+        if not report.errors:
+            file = result.document.file if result.document else None
+            report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ,
+                                                 'the input could not be read', file))
+        return True
+    return bool(result.errors) and not repaired
