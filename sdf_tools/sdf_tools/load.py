@@ -19,8 +19,9 @@ from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.model import Document
 from sdf_tools.sdf.context import version_tuple
 from sdf_tools.sdf.document import read_sdf_root
+from sdf_tools.sdf.spec.parallel import start_worker
 from sdf_tools.sdf.stream import WorldModelStreamer
-from sdf_tools.xmlsafe import line_of, parse_bytes, parse_file
+from sdf_tools.xmlsafe import line_of, parse_bytes, read_file
 
 
 @dataclass
@@ -170,13 +171,22 @@ def _read_bytes(data: bytes | None, path: str | Path | None, source: str | None,
     so a large world never holds its whole XML tree; what is left of the
     tree goes before the graphs are built.
     """
-    streamer = WorldModelStreamer(source, (str(Path(source).resolve()),) if source else ())
-    on_end = (streamer.tag, streamer)
-    root, bad = (parse_file(path, on_end) if data is None and path is not None
-                 else parse_bytes(data or b'', source, on_end))
-    if root is None:
-        return _unreadable(LoadResult(None, [bad] if bad else [], usable=False), source)
-    result = _read_root(root, source, xacro_args, streamer)
+    worker = None
+    if data is None and path is not None:
+        data, unread = read_file(path)
+        if data is None:
+            return _unreadable(LoadResult(None, [unread] if unread else [], usable=False), source)
+        # A large world is checked against the spec in a second process meanwhile.
+        worker = start_worker(path, data, source)
+    streamer = WorldModelStreamer(source, (str(Path(source).resolve()),) if source else (), worker)
+    try:
+        root, bad = parse_bytes(data or b'', source, (streamer.tag, streamer))
+        if root is None:
+            return _unreadable(LoadResult(None, [bad] if bad else [], usable=False), source)
+        result = _read_root(root, source, xacro_args, streamer)
+    finally:
+        if streamer.worker is not None:  # its answer was not asked for (not a world)
+            streamer.worker.cancel()
     if bad is not None:  # a warning: XML that libsdformat's parser tolerates
         result.diagnostics.insert(0, bad)
     if result.document is None or (result.document.format == 'urdf' and any(

@@ -228,9 +228,8 @@ def _parse_streaming(data: bytes, tag: str,
     return root
 
 
-def parse_file(path: str | Path,
-               on_end: OnEnd | None = None) -> tuple[etree._Element | None, Diagnostic | None]:
-    """Read and parse an XML file (size-capped); never raises for bad input."""
+def read_file(path: str | Path) -> tuple[bytes | None, Diagnostic | None]:
+    """Read an XML file's bytes (size-capped); never raises for bad input."""
     source = str(path)
     try:
         p = Path(path)
@@ -238,10 +237,18 @@ def parse_file(path: str | Path,
             return None, Diagnostic(ErrorCode.FILE_READ, f'[{source}] is a directory, not a file', source)
         if p.stat().st_size > _MAX_BYTES:
             return None, Diagnostic(ErrorCode.FILE_READ, 'the file is larger than 256 MiB', source)
-        data = p.read_bytes()
+        return p.read_bytes(), None
     except OSError as err:
         return None, Diagnostic(ErrorCode.FILE_READ, f'cannot read file: {err.strerror}', source)
-    return parse_bytes(data, source, on_end)
+
+
+def parse_file(path: str | Path,
+               on_end: OnEnd | None = None) -> tuple[etree._Element | None, Diagnostic | None]:
+    """Read and parse an XML file (size-capped); never raises for bad input."""
+    data, bad = read_file(path)
+    if data is None:
+        return None, bad
+    return parse_bytes(data, str(path), on_end)
 
 
 def line_of(el: etree._Element) -> int | None:

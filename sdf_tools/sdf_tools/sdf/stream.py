@@ -15,19 +15,30 @@ diagnostics keep the order a whole-tree read gives.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec.check import check_world_model
 
+if TYPE_CHECKING:
+    from sdf_tools.sdf.spec.parallel import CheckWorker
+
 
 class WorldModelStreamer:
-    """The ``on_end`` callback for ``<model>`` elements (see the module doc)."""
+    """The ``on_end`` callback for ``<model>`` elements (see the module doc).
+
+    With a ``worker`` (``sdf/spec/parallel.py``), the spec check of each model is left
+    to a second process that parses the same bytes; :meth:`context_for` puts its
+    verdicts back in place, so the diagnostics are the same as without it.
+    """
 
     tag = 'model'
 
-    def __init__(self, file: str | None, include_stack: tuple[str, ...]) -> None:
+    def __init__(self, file: str | None, include_stack: tuple[str, ...],
+                 worker: CheckWorker | None = None) -> None:
         self.file = file
         self.include_stack = include_stack
         self.ctx: ReadContext | None = None
@@ -35,35 +46,67 @@ class WorldModelStreamer:
         # fell back to a whole-tree parse has another root, and then nothing
         # pre-read applies (see context_for).
         self.root: etree._Element | None = None
+        self.worker = worker
+        # Models read here whose check the worker does, in document order.
+        self.unchecked: list[etree._Element] = []
 
     def __call__(self, el: etree._Element) -> None:
-        world = el.getparent()
-        if world is None or world.tag != 'world':
-            return
-        root = world.getparent()
-        if root is None or root.tag != 'sdf' or root.getparent() is not None:
+        version = top_world_model_version(el)
+        if version is None:
             return
         ctx = self.ctx
         if ctx is None:
-            version = root.get('version')
-            if version is None or version.strip() not in SUPPORTED_VERSIONS:
-                return  # read_sdf_root reports it; nothing is read here
-            ctx = self.ctx = ReadContext(self.file, version.strip(), include_stack=self.include_stack)
-            self.root = root
-        read_world_model(ctx, el)
+            ctx = self.ctx = ReadContext(self.file, version, include_stack=self.include_stack)
+            self.root = el.getparent().getparent()  # type: ignore[union-attr]  # checked above
+        if self.worker is None:
+            read_world_model(ctx, el)
+        else:
+            read_world_model(ctx, el, check=False)
+            self.unchecked.append(el)
         del el[:]  # the model is read: free its subtree now
 
     def context_for(self, root: etree._Element) -> ReadContext | None:
         """The context holding the pre-read models of ``root`` (None if none)."""
-        return self.ctx if self.root is root else None
+        worker, self.worker = self.worker, None
+        if self.root is not root or self.ctx is None:
+            if worker is not None:
+                worker.cancel()
+            return None
+        if worker is not None:
+            outcomes = worker.outcomes(len(self.unchecked))
+            ctx = self.ctx
+            for el, (ok, diagnostics) in zip(self.unchecked, outcomes):
+                model, read = ctx.preread[el]
+                ctx.preread[el] = (model, diagnostics + read)
+                ctx.spec_checked[el] = ok
+        return self.ctx
 
 
-def read_world_model(ctx: ReadContext, el: etree._Element) -> None:
+def top_world_model_version(el: etree._Element) -> str | None:
+    """The version of the file when ``el`` is a model of a top-level world (else None).
+
+    Only those are read while parsing, and only in a file whose version we know
+    (``read_sdf_root`` reports any other).
+    """
+    world = el.getparent()
+    if world is None or world.tag != 'world':
+        return None
+    root = world.getparent()
+    if root is None or root.tag != 'sdf' or root.getparent() is not None:
+        return None
+    version = root.get('version')
+    if version is None or version.strip() not in SUPPORTED_VERSIONS:
+        return None
+    return version.strip()
+
+
+def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -> None:
     """Check and read one model of a top-level world; keep it and its diagnostics aside."""
     outer = ctx.diagnostics
     ctx.diagnostics = []
     try:
-        check_world_model(ctx, el)
+        if check:
+            check_world_model(ctx, el)
         model = parse_model(ctx, el)
         ctx.preread[el] = (model, ctx.diagnostics)
     finally:
