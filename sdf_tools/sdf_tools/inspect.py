@@ -9,7 +9,7 @@ collision poses (in their link's frame) and actor waypoints (as written).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 from sdf_tools._perf import no_gc
@@ -20,7 +20,7 @@ from sdf_tools.load import LoadResult
 from sdf_tools.model import Actor, Collision, Joint, JointAxis, Link, Model, Visual
 from sdf_tools.model.canonical import canonical_link_relative_name
 from sdf_tools.transform import IDENTITY, Transform
-from sdf_tools.urdf.conversion import locked_joints
+from sdf_tools.urdf.conversion import as_written
 
 Json = dict[str, Any]
 
@@ -75,12 +75,7 @@ def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
     return [v[0] or 0.0, v[1] or 0.0, v[2] or 0.0]  # no -0.0 (see Transform.to_json)
 
 
-def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint, locked: bool = False) -> Json:
-    if locked:
-        # libsdformat's URDF conversion: a disableFixedJointLumping joint is a
-        # revolute joint about its z axis, locked by limits [0, 0].
-        joint = replace(joint, type='revolute',
-                        axis=JointAxis(xyz=(0.0, 0.0, 1.0), lower=0.0, upper=0.0))
+def _joint(g: FrameGraphs, scope: str, pre: str, joint: Joint) -> Json:
     full = pre + joint.name
     world = world_pose(g, g.ids.get(full))
     a, a2 = joint.axis, joint.axis2
@@ -116,7 +111,12 @@ def _frame(g: FrameGraphs, full: str, world_scope: bool) -> Json:
 
 
 def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_scope: bool,
-           locked: frozenset[str] = frozenset()) -> None:
+           written: Callable[[Joint], Joint] | None = None) -> None:
+    """Add ``model`` (and its nested models) to ``out``.
+
+    ``written`` gives a URDF joint as libsdformat's conversion writes it
+    (``urdf.conversion.as_written``): the joints are reported that way.
+    """
     scope = join(parent_scope, model.name)
     pre = prefix(scope)
     # The canonical link by libsdformat's structural rule (first link, else
@@ -127,7 +127,8 @@ def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_sco
     out['models'].append({'name': scope, 'pose': _pj(world_pose(g, g.ids.get(scope))),
                           'canonical_link': canon, 'static': model.static})
     out['links'].extend([_link(g, scope, pre, link) for link in model.links])
-    out['joints'].extend([_joint(g, scope, pre, j, j.name in locked) for j in model.joints])
+    out['joints'].extend([_joint(g, scope, pre, written(j) if written else j)
+                          for j in model.joints])
     out['frames'].extend([_frame(g, pre + f.name, world_scope) for f in model.frames])
     for m in model.models:
         _model(g, scope, m, out, world_scope)
@@ -163,8 +164,8 @@ def inspect_result(result: LoadResult, file: str | None = None) -> Json:
     if doc is None:
         return out
     if doc.model is not None and result.model_graphs is not None:
-        locked = frozenset(locked_joints(doc.model)) if doc.format == 'urdf' else frozenset()
-        _model(result.model_graphs, '', doc.model, out, world_scope=False, locked=locked)
+        written = as_written(doc.model) if doc.format == 'urdf' else None
+        _model(result.model_graphs, '', doc.model, out, world_scope=False, written=written)
     for world, g in zip(doc.worlds, result.world_graphs, strict=True):
         for m in world.models:
             _model(g, '', m, out, world_scope=True)

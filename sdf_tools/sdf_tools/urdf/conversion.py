@@ -7,10 +7,13 @@ Our model keeps every link; these checks reproduce libsdformat's verdict.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Inertial, Joint, Link, Model
+from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
 from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
@@ -46,6 +49,59 @@ def locked_joints(model: Model) -> set[str]:
     sw = _switches(model)
     names = sw['disableFixedJointLumping'] - sw['preserveFixedJoint']
     return {j.name for j in model.joints if j.type == 'fixed' and j.name in names}
+
+
+def _gazebo_references(model: Model) -> set[str]:
+    """Every name a ``<gazebo reference="...">`` block of the robot names."""
+    out: set[str] = set()
+    for extra in model.extras:
+        if extra.tag != 'gazebo':
+            continue
+        try:
+            ref = etree.fromstring(extra.xml).get('reference')
+        except etree.XMLSyntaxError:
+            continue
+        if ref:
+            out.add(ref)
+    return out
+
+
+def axis_given_joints(model: Model) -> set[str]:
+    """Fixed joints libsdformat writes with an ``<axis>`` it adds.
+
+    libsdformat copies a ``<gazebo reference>`` block into the joint it names
+    (``InsertSDFExtensionJoint``) and adds an empty ``<axis>`` there when the joint
+    has none, so a written fixed joint (parent ``world``, or ``preserveFixedJoint``)
+    named by any such block gets the spec's axis: ``0 0 1`` in the joint frame,
+    unbounded limits, no damping or friction. Lumped joints are not written.
+    """
+    refs = _gazebo_references(model)
+    kept = {j.name for j in model.joints} - lumped_joints(model) - locked_joints(model)
+    return {j.name for j in model.joints
+            if j.type == 'fixed' and j.axis is None and j.name in refs and j.name in kept}
+
+
+def as_written(model: Model) -> Callable[[Joint], Joint]:
+    """A function giving each joint of ``model`` as libsdformat's conversion writes it.
+
+    In every libsdformat version (``parser_urdf.cc`` ``CreateJoint``): a
+    ``continuous`` joint is a ``revolute`` one with no position limits written (the
+    spec's unbounded defaults apply); a ``disableFixedJointLumping`` joint is a
+    revolute joint about its z axis locked by limits [0, 0]; a fixed joint named by
+    ``<gazebo reference>`` gets an axis (:func:`axis_given_joints`).
+    """
+    locked, given = locked_joints(model), axis_given_joints(model)
+
+    def written(joint: Joint) -> Joint:
+        if joint.name in locked:
+            return replace(joint, type='revolute',
+                           axis=JointAxis(xyz=(0.0, 0.0, 1.0), lower=0.0, upper=0.0))
+        if joint.name in given:
+            return replace(joint, axis=JointAxis())
+        if joint.type == 'continuous':
+            return replace(joint, type='revolute')
+        return joint
+    return written
 
 
 def preserved_joints(model: Model) -> set[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
+from support.libsdformat import compare, probe_available, probe_unavailable_reason, run_probe
 
 from differential.reference import _normalise_ref, ours_report
 from differential.urdf_compare import compare_urdf
@@ -93,3 +93,39 @@ def test_massless_root_converted_with_a_mass_loads_in_libsdformat(tmp_path: Path
     refused = convert_loaded(load_file(str(DATA / 'massless_root.urdf')), to='sdf',
                              options=ConversionOptions(massless_links='error'))
     assert refused.text is None
+
+
+def test_continuous_joint_is_revolute_without_bounds_in_inspect() -> None:
+    """libsdformat writes a ``continuous`` joint as ``revolute`` without position limits.
+
+    Compared strictly (``compare``, not ``compare_urdf``, which would forgive the type):
+    type, axis, effort/velocity and the spec's unbounded defaults all as libsdformat reports.
+    """
+    path = DATA / 'continuous_joints.urdf'
+    ours = ours_report(path)
+    ref = _normalise_ref(run_probe(path))
+    assert ref['valid'] is True and ours['valid'] is True, ours['errors']
+    assert [j['type'] for j in ours['joints']] == ['revolute', 'revolute']
+    spin = next(j for j in ours['joints'] if j['name'] == 'r::spin')
+    assert (spin['limit']['lower'], spin['limit']['upper']) == (-1e16, 1e16)
+    assert (spin['limit']['effort'], spin['limit']['velocity']) == (7.0, 3.0)
+    diffs = compare(ours, ref)
+    assert not diffs, '\n'.join(diffs)
+
+
+def test_written_fixed_joint_named_by_gazebo_reference_gets_an_axis() -> None:
+    """``InsertSDFExtensionJoint`` adds an empty ``<axis>`` to a fixed joint a block names.
+
+    So libsdformat reports ``0 0 1`` in the joint frame with the spec's unbounded limits
+    for ``anchor`` (parent ``world``) and ``mount`` (``preserveFixedJoint``), and no axis
+    for ``hold``, which no block names. Compared strictly.
+    """
+    path = DATA / 'gazebo_reference_fixed_joints.urdf'
+    ours = ours_report(path)
+    ref = _normalise_ref(run_probe(path))
+    assert ref['valid'] is True and ours['valid'] is True, ours['errors']
+    axes = {j['name']: j['axis'] for j in ours['joints']}
+    assert axes['r::hold'] is None
+    assert axes['r::anchor'] is not None and axes['r::mount'] is not None
+    diffs = compare(ours, ref)
+    assert not diffs, '\n'.join(diffs)
