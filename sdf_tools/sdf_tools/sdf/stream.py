@@ -22,6 +22,7 @@ from lxml import etree
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec.check import check_world_model
+from sdf_tools.sdf.unflatten import unflatten_world_model
 
 if TYPE_CHECKING:
     from sdf_tools.sdf.spec.parallel import CheckWorker
@@ -75,7 +76,7 @@ class WorldModelStreamer:
         if worker is not None:
             outcomes = worker.outcomes(len(self.unchecked))
             ctx = self.ctx
-            for el, (ok, diagnostics) in zip(self.unchecked, outcomes):
+            for el, (ok, diagnostics) in zip(self.unchecked, outcomes, strict=True):
                 model, read = ctx.preread[el]
                 ctx.preread[el] = (model, diagnostics + read)
                 ctx.spec_checked[el] = ok
@@ -105,6 +106,7 @@ def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -
     outer = ctx.diagnostics
     ctx.diagnostics = []
     try:
+        unflatten_world_model(ctx.version_tuple, el)  # libsdformat's 1.7 -> 1.8 step
         if check:
             check_world_model(ctx, el)
         model = parse_model(ctx, el)

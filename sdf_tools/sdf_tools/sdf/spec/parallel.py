@@ -32,6 +32,7 @@ from sdf_tools.errors import Diagnostic
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.spec.check import check_world_model
 from sdf_tools.sdf.stream import top_world_model_version
+from sdf_tools.sdf.unflatten import unflatten_world_model
 from sdf_tools.xmlsafe import parse_bytes
 
 __all__ = ['CheckWorker', 'Outcome', 'check_world_models', 'start_worker']
@@ -65,8 +66,9 @@ def check_world_models(data: bytes, source: str | None) -> Outcome | None:
         if version is None:
             return
         if not roots:
-            roots.append(el.getparent().getparent())  # type: ignore[union-attr]
+            roots.append(el.getparent().getparent())  # type: ignore[union-attr,arg-type]
         ctx = ReadContext(source, version)
+        unflatten_world_model(ctx.version_tuple, el)  # as stream.read_world_model
         check_world_model(ctx, el)
         outcomes.append((ctx.spec_checked[el], ctx.diagnostics))
         del el[:]
@@ -118,13 +120,14 @@ class CheckWorker:
 def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWorker | None:
     """Start checking the file at ``path`` (whose bytes are ``data``) in a second process.
 
-    None when not worth it or not possible: a small file, a single CPU, no Python
-    executable to start, or ``SDF_TOOLS_PARALLEL_CHECK=0``.
+    None when not worth it or not possible: a small file, no second core free (one
+    CPU, or the machine busy), no Python executable to start, or
+    ``SDF_TOOLS_PARALLEL_CHECK=0``.
     """
     wanted = os.environ.get(ENV, '')
     if wanted == '0' or (wanted != '1' and len(data) < MIN_BYTES):
         return None
-    if wanted != '1' and len(_cpus()) < 2:
+    if wanted != '1' and not _core_free():
         return None
     exe = sys.executable
     if not exe or not Path(exe).name.startswith('python'):
@@ -142,11 +145,21 @@ def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWork
     return CheckWorker(proc, data, source)
 
 
-def _cpus() -> set[int]:
+def _core_free() -> bool:
+    """Whether a second core is likely idle for the worker.
+
+    The last minute's load (this process counts in it) must leave one core free: a
+    worker starved of CPU would make this process wait for it, slower than checking here.
+    """
     try:
-        return os.sched_getaffinity(0)
+        cpus = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
-        return set(range(os.cpu_count() or 1))
+        cpus = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = 0.0
+    return cpus >= 2 and load < cpus - 0.5
 
 
 def main(argv: list[str]) -> int:
