@@ -56,6 +56,9 @@ INVALID = [
     ('params_child_without_action.sdf', 'ATTRIBUTE_MISSING', 8),
     # libsdformat's lookup never finds a one-letter name at the start of an element_id
     ('params_remove_add.sdf', 'ELEMENT_MISSING', 7),
+    # 1.7 -> 1.8 unflattening cuts one prefix off a relative_to: a deeper link's reference
+    # to its outer model's link then names nothing in its own model
+    ('flattened_1_7_relative_to_outer.sdf', 'POSE_RELATIVE_TO_INVALID', 9),
 ]
 
 VALID = [
@@ -76,6 +79,8 @@ VALID = [
     'params_nested_include.sdf',
     # the experimental prefix declared as a namespace; a custom attribute in a modify
     'params_declared_namespace.sdf',
+    # flattened 'M1::L1' names of a 1.7 world model are nested models again (1.7 -> 1.8)
+    'flattened_1_7.sdf',
 ]
 
 
@@ -178,3 +183,19 @@ def test_params_with_declared_namespace_are_applied() -> None:
     ours = ours_report(DATA / 'params_declared_namespace.sdf')
     tip = next(link for link in ours['links'] if link['name'] == 'arm::tip')
     assert tip['pose']['xyz'] == [0.0, 0.0, 0.9]
+
+
+def test_flattened_1_7_names_become_nested_models() -> None:
+    """``Converter::Unflatten``: ``M1::__model__`` is M1's own frame (pose, canonical link).
+
+    A nested model without ``::`` is unflattened in turn and ends its parent's scan, so
+    ``R``'s later ``N::L`` stays a flat link name while ``Q``'s ``K::L`` becomes ``Q::K``.
+    """
+    ours = ours_report(DATA / 'flattened_1_7.sdf')
+    assert ours['valid'], ours['errors']
+    models = {m['name']: m for m in ours['models']}
+    assert set(models) == {'P', 'P::M1', 'P::M1::M2', 'P::M1::M3', 'R', 'R::Q', 'R::Q::K'}
+    assert models['P::M1']['canonical_link'] == 'P::M1::L1'
+    assert [f['name'] for f in ours['frames']] == ['P::M1::F1']
+    assert {'P::M1::J'} == {j['name'] for j in ours['joints']}
+    assert 'R::N::L' in {link['name'] for link in ours['links']}
