@@ -9,8 +9,26 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
-from transforms3d.euler import euler2quat, quat2euler
+
+# transforms3d imports numpy (~0.09 s), which a process that never converts a rotation
+# (the spec-check worker of sdf/spec/parallel.py) should not pay for: the first call of
+# each function below imports it and rebinds both names to transforms3d's own.
+def euler2quat(ai: float, aj: float, ak: float, axes: str = 'sxyz') -> Any:
+    return _transforms3d().euler2quat(ai, aj, ak, axes)
+
+
+def quat2euler(quaternion: Any, axes: str = 'sxyz') -> Any:
+    return _transforms3d().quat2euler(quaternion, axes)
+
+
+def _transforms3d() -> Any:
+    global euler2quat, quat2euler
+    from transforms3d import euler
+    euler2quat, quat2euler = euler.euler2quat, euler.quat2euler
+    return euler
+
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # (w, x, y, z), Hamilton convention

@@ -23,6 +23,24 @@ def version_tuple(version: str) -> tuple[int, int]:
         return (0, 0)
 
 
+def top_world_model_version(el: etree._Element) -> str | None:
+    """The version of the file when ``el`` is a model of a top-level world (else None).
+
+    Only those are read while parsing, and only in a file whose version we know
+    (``read_sdf_root`` reports any other).
+    """
+    world = el.getparent()
+    if world is None or world.tag != 'world':
+        return None
+    root = world.getparent()
+    if root is None or root.tag != 'sdf' or root.getparent() is not None:
+        return None
+    version = root.get('version')
+    if version is None or version.strip() not in SUPPORTED_VERSIONS:
+        return None
+    return version.strip()
+
+
 @dataclass
 class ReadContext:
     """State of one file being read (an ``<include>`` gets its own)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
+from sdf_tools.sdf.context import ReadContext, top_world_model_version
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec.check import check_world_model
 from sdf_tools.sdf.unflatten import unflatten_world_model
@@ -81,24 +81,6 @@ class WorldModelStreamer:
                 ctx.preread[el] = (model, diagnostics + read)
                 ctx.spec_checked[el] = ok
         return self.ctx
-
-
-def top_world_model_version(el: etree._Element) -> str | None:
-    """The version of the file when ``el`` is a model of a top-level world (else None).
-
-    Only those are read while parsing, and only in a file whose version we know
-    (``read_sdf_root`` reports any other).
-    """
-    world = el.getparent()
-    if world is None or world.tag != 'world':
-        return None
-    root = world.getparent()
-    if root is None or root.tag != 'sdf' or root.getparent() is not None:
-        return None
-    version = root.get('version')
-    if version is None or version.strip() not in SUPPORTED_VERSIONS:
-        return None
-    return version.strip()
 
 
 def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -> None:

@@ -29,9 +29,8 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic
-from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.context import ReadContext, top_world_model_version
 from sdf_tools.sdf.spec.check import check_world_model
-from sdf_tools.sdf.stream import top_world_model_version
 from sdf_tools.sdf.unflatten import unflatten_world_model
 from sdf_tools.xmlsafe import parse_bytes
 
