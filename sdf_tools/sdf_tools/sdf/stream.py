@@ -88,7 +88,7 @@ def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -
     outer = ctx.diagnostics
     ctx.diagnostics = []
     try:
-        unflatten_world_model(ctx.version_tuple, el)  # libsdformat's 1.7 -> 1.8 step
+        unflatten_world_model(ctx, el, report=check)  # 1.7 -> 1.8; problems go with the check's
         if check:
             check_world_model(ctx, el)
         model = parse_model(ctx, el)

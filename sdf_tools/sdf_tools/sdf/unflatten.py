@@ -21,8 +21,10 @@ model before the spec check and the reader see it. What it does, in libsdformat'
 * A nested model whose name has no ``::`` is unflattened recursively, and then the scan of
   its parent stops (so later siblings are left as they are, as in libsdformat).
 
-Where libsdformat asserts that a reference starts with the prefix (and throws if not),
-the reference is left as written; the reader then reports it as any bad reference.
+Where libsdformat asserts that a reference starts with the prefix (and throws: nothing is
+loaded), or dereferences an element that is not there (an axis without ``<xyz>``, a
+``__model__`` frame without ``<pose>``: libsdformat 12 to 16 crash), the file is refused
+with ``ELEMENT_INVALID`` at that element and the reference is left as written.
 Only models directly in a ``<world>`` are converted (the recipe's scope); included models
 are read from their own files, so they are never unflattened.
 """
@@ -30,22 +32,39 @@ from __future__ import annotations
 
 from lxml import etree
 
+from sdf_tools.errors import ErrorCode
+from sdf_tools.sdf.context import ReadContext
+
 __all__ = ['unflatten_world_model']
 
 _FLATTENED = ('frame', 'joint', 'link', 'model', 'gripper')
+_THROWS = 'libsdformat stops with an assertion and loads nothing'
+_CRASHES = 'libsdformat 12 (and 16) crashes on it'
+
+Problems = list[tuple[etree._Element, str]]
 
 
-def unflatten_world_model(version: tuple[int, int], el: etree._Element) -> None:
-    """Unflatten ``el``, a model of a top-level world, when its file is older than 1.8."""
-    if version < (1, 8):
-        _unflatten(el)
+def unflatten_world_model(ctx: ReadContext, el: etree._Element, report: bool = True) -> None:
+    """Unflatten ``el``, a model of a top-level world, when its file is older than 1.8.
+
+    What libsdformat cannot convert is an error in ``ctx`` unless ``report`` is False:
+    whoever makes the spec check of the model reports it, just before the check's own
+    diagnostics (the reader, or the spec-check worker when there is one).
+    """
+    if ctx.version_tuple >= (1, 8):
+        return
+    problems: Problems = []
+    _unflatten(el, problems)
+    for where, what in problems if report else ():
+        ctx.error(ErrorCode.ELEMENT_INVALID,
+                  f'SDFormat {ctx.version} -> 1.8 conversion of flattened names: {what}', where)
 
 
 def _elements(el: etree._Element) -> list[etree._Element]:
     return [c for c in el if isinstance(c.tag, str)]
 
 
-def _unflatten(el: etree._Element) -> None:
+def _unflatten(el: etree._Element, problems: Problems) -> None:
     first_new: etree._Element | None = None
     children = _elements(el)
     i = 0
@@ -60,121 +79,120 @@ def _unflatten(el: etree._Element) -> None:
         found = name.find('::')
         if found < 0:
             if child.tag == 'model':
-                _unflatten(child)
+                _unflatten(child, problems)
                 break
             continue
         new = etree.Element('model', name=name[:found])
         if child.sourceline is not None:  # diagnostics about it point at its first member
             new.sourceline = child.sourceline
-        if _move_members(el, new, found + 2):
-            _unflatten(new)
+        if _Mover(el, new, found + 2, problems).run():
+            _unflatten(new, problems)
             el.append(new)
             children, i = _elements(el), 0  # libsdformat goes back to the first child
             if first_new is None:
                 first_new = new
 
 
-def _strip(value: str | None, prefix: str, cut: int) -> str | None:
-    """``value`` without the prefix, or None when it does not start with it."""
-    if value is None:
-        return None
-    return value[cut:] if value.startswith(prefix) else None
+class _Mover:
+    """Move the children of ``parent`` that belong to ``new`` (``FindNewModelElements``)."""
 
+    def __init__(self, parent: etree._Element, new: etree._Element, cut: int,
+                 problems: Problems) -> None:
+        self.parent, self.new, self.cut, self.problems = parent, new, cut, problems
+        self.prefix = new.get('name', '')
 
-def _strip_attr(el: etree._Element | None, attr: str, prefix: str, cut: int) -> None:
-    if el is None:
-        return
-    new = _strip(el.get(attr), prefix, cut)
-    if new is not None:
-        el.set(attr, new)
+    def strip(self, el: etree._Element | None, attr: str | None, what: str,
+              asserted: bool = True) -> None:
+        """Cut the prefix off an attribute (or the text when ``attr`` is None).
 
+        ``asserted``: libsdformat asserts the value starts with the prefix.
+        """
+        if el is None:
+            return
+        value = el.get(attr) if attr else (el.text.strip() if el.text else None)
+        if value is None:
+            return
+        if value.startswith(self.prefix):
+            if attr:
+                el.set(attr, value[self.cut:])
+            else:
+                el.text = value[self.cut:]
+        elif asserted:
+            self.problems.append((el, f'{what} [{value}] does not start with [{self.prefix}], '
+                                      f'the model it is moved into; {_THROWS}'))
 
-def _strip_text(el: etree._Element | None, prefix: str, cut: int) -> None:
-    if el is None:
-        return
-    new = _strip(el.text.strip() if el.text else None, prefix, cut)  # a value, read trimmed
-    if new is not None:
-        el.text = new
+    def pose(self, el: etree._Element) -> None:
+        """A link child's or joint sensor's pose, and its camera's (``UpdatePose``)."""
+        self.strip(el.find('pose'), 'relative_to', f'the relative_to of <{el.tag}>')
+        camera = el.find('camera')
+        if camera is not None:
+            self.pose(camera)
 
-
-def _update_pose(el: etree._Element, prefix: str, cut: int) -> None:
-    """A link child's or joint sensor's pose, and its camera's (``UpdatePose``)."""
-    _strip_attr(el.find('pose'), 'relative_to', prefix, cut)
-    camera = el.find('camera')
-    if camera is not None:
-        _update_pose(camera, prefix, cut)
-
-
-def _move_members(parent: etree._Element, new: etree._Element, cut: int) -> bool:
-    """Move the children of ``parent`` that belong to ``new``; whether any moved."""
-    prefix = new.get('name', '')
-    moved = False
-    for el in _elements(parent):
-        name = el.get('name') or ''
-        if (not name or not name.startswith(prefix) or el.tag not in _FLATTENED) \
-                and el.tag != 'gripper':
-            continue
-        child_name = name[cut:] if name.startswith(prefix) else None
-        if child_name is not None:
-            el.set('name', child_name)
-        _strip_attr(el.find('pose'), 'relative_to', prefix, cut)
-        if el.tag == 'frame':
-            if _frame(parent, new, el, child_name, prefix, cut):
+    def run(self) -> bool:
+        """Move every member; whether any moved."""
+        moved = False
+        for el in _elements(self.parent):
+            name = el.get('name') or ''
+            member = bool(name) and name.startswith(self.prefix) and el.tag in _FLATTENED
+            if not member and el.tag != 'gripper':
+                continue
+            child_name = name[self.cut:] if name.startswith(self.prefix) else None
+            if child_name is not None:
+                el.set('name', child_name)
+            self.strip(el.find('pose'), 'relative_to', 'relative_to', asserted=False)
+            if el.tag == 'frame' and self.frame(el, child_name):
                 moved = True
                 continue
-        elif el.tag == 'link':
-            for c in _elements(el):
-                _update_pose(c, prefix, cut)
-        elif el.tag == 'joint':
-            _joint(el, prefix, cut)
-        elif el.tag == 'gripper' and not _gripper(el, prefix, cut):
-            continue
-        moved = True
-        new.append(el)
-    return moved
+            if el.tag == 'link':
+                for c in _elements(el):
+                    self.pose(c)
+            elif el.tag == 'joint':
+                self.joint(el)
+            elif el.tag == 'gripper' and not self.gripper(el):
+                continue
+            moved = True
+            self.new.append(el)
+        return moved
 
-
-def _frame(parent: etree._Element, new: etree._Element, el: etree._Element,
-           child_name: str | None, prefix: str, cut: int) -> bool:
-    """Strip a frame's ``attached_to``; make ``__model__`` the new model's own frame.
-
-    Returns whether the frame was consumed (it then is no element of its own).
-    """
-    attached = el.get('attached_to')
-    if attached is None:
-        return False
-    stripped = _strip(attached, prefix, cut)
-    if stripped is not None:
-        el.set('attached_to', stripped)
-    if child_name != '__model__':
-        return False
-    new.set('canonical_link', el.get('attached_to', ''))
-    pose = el.find('pose')
-    parent.remove(el)
-    if pose is not None:
-        new.append(pose)
-    return True
-
-
-def _joint(el: etree._Element, prefix: str, cut: int) -> None:
-    _strip_text(el.find('parent'), prefix, cut)
-    _strip_text(el.find('child'), prefix, cut)
-    for tag in ('axis', 'axis2'):
-        axis = el.find(tag)
-        if axis is not None:
-            _strip_attr(axis.find('xyz'), 'expressed_in', prefix, cut)
-    for sensor in el.iterchildren('sensor'):
-        _update_pose(sensor, prefix, cut)
-
-
-def _gripper(el: etree._Element, prefix: str, cut: int) -> bool:
-    """Strip a gripper's links; False (stays in the parent) if one lacks the prefix."""
-    for link in el.iterchildren('gripper_link'):
-        if link.text is None:
-            continue
-        stripped = _strip(link.text.strip(), prefix, cut)
-        if stripped is None:
+    def frame(self, el: etree._Element, child_name: str | None) -> bool:
+        """Strip ``attached_to``; make ``__model__`` the new model's own frame (consumed)."""
+        if el.get('attached_to') is None:
             return False
-        link.text = stripped
-    _strip_text(el.find('palm_link'), prefix, cut)
-    return True
+        self.strip(el, 'attached_to', 'attached_to of a frame')
+        if child_name != '__model__':
+            return False
+        self.new.set('canonical_link', el.get('attached_to', ''))
+        pose = el.find('pose')
+        if pose is None:
+            self.problems.append((el, f'frame [{self.prefix}::__model__] has no <pose>; {_CRASHES}'))
+            return False
+        self.parent.remove(el)
+        self.new.append(pose)
+        return True
+
+    def joint(self, el: etree._Element) -> None:
+        self.strip(el.find('parent'), None, "the joint's <parent>")
+        self.strip(el.find('child'), None, "the joint's <child>")
+        for tag in ('axis', 'axis2'):
+            axis = el.find(tag)
+            if axis is None:
+                continue
+            xyz = axis.find('xyz')
+            if xyz is None:
+                self.problems.append((axis, f'<{tag}> has no <xyz>; {_CRASHES}'))
+            else:
+                self.strip(xyz, 'expressed_in', 'the expressed_in of <xyz>')
+        for sensor in el.iterchildren('sensor'):
+            self.pose(sensor)
+
+    def gripper(self, el: etree._Element) -> bool:
+        """Strip a gripper's links; False (it stays in the parent) if one lacks the prefix."""
+        for link in el.iterchildren('gripper_link'):
+            text = link.text.strip() if link.text else None
+            if text is None:
+                continue
+            if not text.startswith(self.prefix):
+                return False
+            link.text = text[self.cut:]
+        self.strip(el.find('palm_link'), None, "the gripper's <palm_link>")
+        return True

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
+from support.libsdformat import ProbeError, probe_available, probe_unavailable_reason, run_probe
 
 from differential.reference import differences, ours_report
 
@@ -81,6 +81,8 @@ VALID = [
     'params_declared_namespace.sdf',
     # flattened 'M1::L1' names of a 1.7 world model are nested models again (1.7 -> 1.8)
     'flattened_1_7.sdf',
+    # ... with the references inside links (sensor, camera), joints (axis, sensor), grippers
+    'flattened_1_7_sensors_gripper.sdf',
 ]
 
 
@@ -199,3 +201,28 @@ def test_flattened_1_7_names_become_nested_models() -> None:
     assert [f['name'] for f in ours['frames']] == ['P::M1::F1']
     assert {'P::M1::J'} == {j['name'] for j in ours['joints']}
     assert 'R::N::L' in {link['name'] for link in ours['links']}
+
+
+def test_flattened_reference_outside_its_model_is_refused_as_libsdformat_asserts() -> None:
+    """A flattened joint ``M1::J`` whose parent is outside ``M1``: libsdformat asserts.
+
+    The probe reports the assertion (libsdformat throws and loads nothing); we refuse the
+    file at the ``<parent>`` with ``ELEMENT_INVALID``.
+    """
+    path = DATA / 'flattened_1_7_parent_outside.sdf'
+    ours = ours_report(path)
+    assert not ours['valid']
+    assert ('ELEMENT_INVALID', 8) in {(e['code'], e['line']) for e in ours['errors']}, ours['errors']
+    ref = run_probe(path)
+    assert not ref['valid'] and 'does not start with M1' in ref['errors'][0]['message']
+    assert not differences(path)
+
+
+def test_flattened_axis_without_xyz_is_refused_where_libsdformat_crashes() -> None:
+    """libsdformat 12 dereferences the missing ``<xyz>`` while unflattening: it crashes."""
+    path = DATA / 'flattened_1_7_axis_without_xyz.sdf'
+    ours = ours_report(path)
+    assert not ours['valid']
+    assert ('ELEMENT_INVALID', 10) in {(e['code'], e['line']) for e in ours['errors']}, ours['errors']
+    with pytest.raises(ProbeError, match='exited with -11'):
+        run_probe(path)

@@ -67,7 +67,7 @@ def check_world_models(data: bytes, source: str | None) -> Outcome | None:
         if not roots:
             roots.append(el.getparent().getparent())  # type: ignore[union-attr,arg-type]
         ctx = ReadContext(source, version)
-        unflatten_world_model(ctx.version_tuple, el)  # as stream.read_world_model
+        unflatten_world_model(ctx, el)  # as stream.read_world_model (its problems come with ours)
         check_world_model(ctx, el)
         outcomes.append((ctx.spec_checked[el], ctx.diagnostics))
         del el[:]
