@@ -24,11 +24,16 @@ model before the spec check and the reader see it. What it does, in libsdformat'
 Where libsdformat asserts that a reference starts with the prefix (and throws: nothing is
 loaded), or dereferences an element that is not there (an axis without ``<xyz>``, a
 ``__model__`` frame without ``<pose>``: libsdformat 12 to 16 crash), the file is refused
-with ``ELEMENT_INVALID`` at that element and the reference is left as written.
+with ``ELEMENT_INVALID`` at that element and the reference is left as written. Files older
+than 1.7 reach this step after the earlier ones: an axis that 1.6 -> 1.7 puts in the model
+frame (``use_parent_model_frame`` true, which 1.4 -> 1.5 adds to every axis of a world
+model's joints) arrives with ``expressed_in="__model__"``, which that assertion refuses.
 Only models directly in a ``<world>`` are converted (the recipe's scope); included models
 are read from their own files, so they are never unflattened.
 """
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from lxml import etree
 
@@ -42,6 +47,16 @@ _THROWS = 'libsdformat stops with an assertion and loads nothing'
 _CRASHES = 'libsdformat 12 (and 16) crashes on it'
 
 Problems = list[tuple[etree._Element, str]]
+# Values of <use_parent_model_frame> the 1.6 -> 1.7 step turns into expressed_in="__model__".
+_PARENT_FRAME_TRUE = ('true', 'True', 'TRUE', '1')
+
+
+@dataclass
+class _Job:
+    """One world model's conversion: the file's version and what cannot be converted."""
+
+    version: tuple[int, int]
+    problems: Problems = field(default_factory=list)
 
 
 def unflatten_world_model(ctx: ReadContext, el: etree._Element, report: bool = True) -> None:
@@ -53,9 +68,9 @@ def unflatten_world_model(ctx: ReadContext, el: etree._Element, report: bool = T
     """
     if ctx.version_tuple >= (1, 8):
         return
-    problems: Problems = []
-    _unflatten(el, problems)
-    for where, what in problems if report else ():
+    job = _Job(ctx.version_tuple)
+    _unflatten(el, job, top=True)
+    for where, what in job.problems if report else ():
         ctx.error(ErrorCode.ELEMENT_INVALID,
                   f'SDFormat {ctx.version} -> 1.8 conversion of flattened names: {what}', where)
 
@@ -64,7 +79,8 @@ def _elements(el: etree._Element) -> list[etree._Element]:
     return [c for c in el if isinstance(c.tag, str)]
 
 
-def _unflatten(el: etree._Element, problems: Problems) -> None:
+def _unflatten(el: etree._Element, job: _Job, top: bool) -> None:
+    """``Converter::Unflatten`` on ``el``; ``top``: its members were children of the world model."""
     first_new: etree._Element | None = None
     children = _elements(el)
     i = 0
@@ -79,14 +95,14 @@ def _unflatten(el: etree._Element, problems: Problems) -> None:
         found = name.find('::')
         if found < 0:
             if child.tag == 'model':
-                _unflatten(child, problems)
+                _unflatten(child, job, top=False)
                 break
             continue
         new = etree.Element('model', name=name[:found])
         if child.sourceline is not None:  # diagnostics about it point at its first member
             new.sourceline = child.sourceline
-        if _Mover(el, new, found + 2, problems).run():
-            _unflatten(new, problems)
+        if _Mover(el, new, found + 2, job, top).run():
+            _unflatten(new, job, top)
             el.append(new)
             children, i = _elements(el), 0  # libsdformat goes back to the first child
             if first_new is None:
@@ -97,8 +113,9 @@ class _Mover:
     """Move the children of ``parent`` that belong to ``new`` (``FindNewModelElements``)."""
 
     def __init__(self, parent: etree._Element, new: etree._Element, cut: int,
-                 problems: Problems) -> None:
-        self.parent, self.new, self.cut, self.problems = parent, new, cut, problems
+                 job: _Job, top: bool) -> None:
+        self.parent, self.new, self.cut = parent, new, cut
+        self.problems, self.version, self.top = job.problems, job.version, top
         self.prefix = new.get('name', '')
 
     def strip(self, el: etree._Element | None, attr: str | None, what: str,
@@ -178,12 +195,32 @@ class _Mover:
             if axis is None:
                 continue
             xyz = axis.find('xyz')
-            if xyz is None:
+            if self.in_model_frame(axis):
+                # the earlier steps wrote expressed_in="__model__", which the assertion refuses
+                if not '__model__'.startswith(self.prefix):
+                    self.problems.append((axis, f'<{tag}> is expressed in the model frame '
+                                                f'(SDFormat {self.version[0]}.{self.version[1]}), '
+                                                f'outside [{self.prefix}]; {_THROWS}'))
+            elif xyz is None:
                 self.problems.append((axis, f'<{tag}> has no <xyz>; {_CRASHES}'))
             else:
                 self.strip(xyz, 'expressed_in', 'the expressed_in of <xyz>')
         for sensor in el.iterchildren('sensor'):
             self.pose(sensor)
+
+    def in_model_frame(self, axis: etree._Element) -> bool:
+        """Whether the steps before 1.7 -> 1.8 gave ``axis`` ``expressed_in="__model__"``.
+
+        1.4 -> 1.5 appends ``<use_parent_model_frame>true`` to the axes of a world model's
+        joints; 1.6 -> 1.7 turns the first ``use_parent_model_frame`` that is true into
+        ``xyz/@expressed_in="__model__"`` (creating ``<xyz>`` if needed).
+        """
+        if self.version >= (1, 7):
+            return False
+        flag = axis.find('use_parent_model_frame')
+        if flag is None:
+            return self.version < (1, 5) and self.top
+        return (flag.text or '') in _PARENT_FRAME_TRUE
 
     def gripper(self, el: etree._Element) -> bool:
         """Strip a gripper's links; False (it stays in the parent) if one lacks the prefix."""

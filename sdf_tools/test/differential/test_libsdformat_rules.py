@@ -83,6 +83,9 @@ VALID = [
     'flattened_1_7.sdf',
     # ... with the references inside links (sensor, camera), joints (axis, sensor), grippers
     'flattened_1_7_sensors_gripper.sdf',
+    # older files: an axis in the joint frame (1.5; 1.4 with use_parent_model_frame false)
+    'flattened_1_5_axis.sdf',
+    'flattened_1_4_axis_in_joint_frame.sdf',
 ]
 
 
@@ -203,18 +206,27 @@ def test_flattened_1_7_names_become_nested_models() -> None:
     assert 'R::N::L' in {link['name'] for link in ours['links']}
 
 
-def test_flattened_reference_outside_its_model_is_refused_as_libsdformat_asserts() -> None:
-    """A flattened joint ``M1::J`` whose parent is outside ``M1``: libsdformat asserts.
+@pytest.mark.parametrize('name, line, asserted', [
+    # a flattened joint M1::J whose parent is outside M1
+    ('flattened_1_7_parent_outside.sdf', 8, "Joint's <parent>"),
+    # an axis the steps before 1.7 -> 1.8 put in the model frame (expressed_in="__model__"):
+    # 1.6 with use_parent_model_frame true; 1.4, where 1.4 -> 1.5 adds it to every axis
+    ('flattened_1_6_axis_in_model_frame.sdf', 15, "<xyz>'s attribute 'expressed_in'"),
+    ('flattened_1_4_axis.sdf', 15, "<xyz>'s attribute 'expressed_in'"),
+])
+def test_flattened_reference_outside_its_model_is_refused_as_libsdformat_asserts(
+        name: str, line: int, asserted: str) -> None:
+    """A reference of a flattened member that does not start with its model's prefix.
 
-    The probe reports the assertion (libsdformat throws and loads nothing); we refuse the
-    file at the ``<parent>`` with ``ELEMENT_INVALID``.
+    libsdformat asserts it does, throws and loads nothing (the probe reports the
+    assertion); we refuse the file at that element with ``ELEMENT_INVALID``.
     """
-    path = DATA / 'flattened_1_7_parent_outside.sdf'
+    path = DATA / name
     ours = ours_report(path)
     assert not ours['valid']
-    assert ('ELEMENT_INVALID', 8) in {(e['code'], e['line']) for e in ours['errors']}, ours['errors']
+    assert ('ELEMENT_INVALID', line) in {(e['code'], e['line']) for e in ours['errors']}, ours['errors']
     ref = run_probe(path)
-    assert not ref['valid'] and 'does not start with M1' in ref['errors'][0]['message']
+    assert not ref['valid'] and asserted in ref['errors'][0]['message'], ref['errors']
     assert not differences(path)
 
 
