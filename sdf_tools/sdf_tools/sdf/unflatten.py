@@ -138,9 +138,22 @@ class _Mover:
             self.problems.append((el, f'{what} [{value}] does not start with [{self.prefix}], '
                                       f'the model it is moved into; {_THROWS}'))
 
+    def strip_pose(self, pose: etree._Element | None, what: str, asserted: bool = True) -> None:
+        """Strip a pose's reference: ``relative_to``, or before 1.7 ``frame``.
+
+        1.6 -> 1.7 renames ``//pose/@frame`` to ``relative_to`` before this step; our
+        reader reads ``frame`` of such files itself (when there is no ``relative_to``).
+        """
+        if pose is None:
+            return
+        attr = 'relative_to'
+        if self.version < (1, 7) and not pose.get('relative_to') and pose.get('frame') is not None:
+            attr = 'frame'
+        self.strip(pose, attr, what, asserted)
+
     def pose(self, el: etree._Element) -> None:
         """A link child's or joint sensor's pose, and its camera's (``UpdatePose``)."""
-        self.strip(el.find('pose'), 'relative_to', f'the relative_to of <{el.tag}>')
+        self.strip_pose(el.find('pose'), f'the relative_to of <{el.tag}>')
         camera = el.find('camera')
         if camera is not None:
             self.pose(camera)
@@ -156,7 +169,7 @@ class _Mover:
             child_name = name[self.cut:] if name.startswith(self.prefix) else None
             if child_name is not None:
                 el.set('name', child_name)
-            self.strip(el.find('pose'), 'relative_to', 'relative_to', asserted=False)
+            self.strip_pose(el.find('pose'), 'relative_to', asserted=False)
             if el.tag == 'frame' and self.frame(el, child_name):
                 moved = True
                 continue

@@ -86,6 +86,8 @@ VALID = [
     # older files: an axis in the joint frame (1.5; 1.4 with use_parent_model_frame false)
     'flattened_1_5_axis.sdf',
     'flattened_1_4_axis_in_joint_frame.sdf',
+    # before 1.7 a pose names its frame with @frame (1.6 -> 1.7 renames it relative_to)
+    'flattened_1_6_pose_frame.sdf',
 ]
 
 
