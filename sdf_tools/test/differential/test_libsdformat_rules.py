@@ -88,6 +88,8 @@ VALID = [
     'flattened_1_4_axis_in_joint_frame.sdf',
     # before 1.7 a pose names its frame with @frame (1.6 -> 1.7 renames it relative_to)
     'flattened_1_6_pose_frame.sdf',
+    # the recipe unflattens models of a world only: a top-level model keeps its flat names
+    'flattened_1_7_root_model_kept.sdf',
 ]
 
 
