@@ -122,7 +122,9 @@ def parse_bytes(data: bytes, source: str | None,
     except etree.XMLSyntaxError as err:
         # The parser's own log: the exception's may hold entries of earlier parses.
         tolerated = _tolerated(data, parser.error_log, source)
-        if tolerated is None:
+        if not isinstance(tolerated, tuple):
+            if isinstance(tolerated, etree.XMLSyntaxError):
+                err = tolerated  # what is wrong once the tolerated part is set aside
             line = err.position[0] if err.position else None
             return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
         tree, note = tolerated
@@ -135,7 +137,7 @@ def parse_bytes(data: bytes, source: str | None,
 
 
 def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
-               ) -> tuple[etree._ElementTree, Diagnostic] | None:
+               ) -> tuple[etree._ElementTree, Diagnostic] | etree.XMLSyntaxError | None:
     """Read what libsdformat's XML parser (tinyxml2) reads but libxml2 refuses.
 
     * A namespace prefix that is never declared (``<gazebo:x>``, ``foo:bar="1"``):
@@ -143,19 +145,39 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
       attributes. libxml2's recover mode keeps them with their prefixed names.
     * Elements after the root element: tinyxml2 reads them as siblings and libsdformat
       ignores them. Text there stays an error, as tinyxml2 refuses it.
-    Returns the tree and a warning, or None when anything else is wrong. Line numbers
-    are unchanged (the tail is cut off, nothing is inserted).
+    * ``--`` inside a comment (often a comment opened twice, ``<!-- a <!-- b -->``):
+      tinyxml2 ends a comment at the first ``-->`` and accepts anything before it;
+      libxml2 follows XML, which forbids ``--`` there. The hyphens are spaced out
+      (``- -``) in the comment's text only.
+    Returns the tree and a warning, or None when anything else is wrong (or the parse
+    error of the document with its comments fixed, which names that). Line numbers
+    are unchanged (the tail is cut off, comments keep their line breaks).
     """
+    fixed: etree.XMLSyntaxError | None = None
     entries: list[etree._LogEntry] = list(log)
+    hyphens = [e for e in entries if e.type == etree.ErrorTypes.ERR_HYPHEN_IN_COMMENT]
+    if hyphens:  # libxml2 stops there: fix the comments, then see what else is wrong
+        data = _COMMENT.sub(_spaced_hyphens, data)
+        parser = _parser()
+        try:  # the comments fixed, what else is wrong (if anything) shows now
+            etree.fromstring(data, parser)
+            entries = []
+        except etree.XMLSyntaxError as err:
+            entries, fixed = list(parser.error_log), err
+    elif not entries:
+        return None
     ns = [e for e in entries if e.domain == etree.ErrorDomains.NAMESPACE]
     end = [e for e in entries if e.type == etree.ErrorTypes.ERR_DOCUMENT_END]
-    if not entries or len(ns) + len(end) != len(entries):
-        return None
+    if len(ns) + len(end) != len(entries):
+        return fixed
     notes: list[str] = []
+    if hyphens:
+        notes.append('"--" inside a comment: the comment is read to its first "-->" '
+                     '(as libsdformat\'s XML parser does)')
     if end:
         cut = _end_of_root(data, end[0].line, end[0].column)
         if cut is None:
-            return None
+            return fixed
         data = data[:cut]
         notes.append('content after the root element is ignored (as libsdformat ignores it)')
     if ns:
@@ -164,10 +186,25 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
     try:
         tree = etree.ElementTree(etree.fromstring(data, _parser(recover=bool(ns))))
     except etree.XMLSyntaxError:
-        return None
-    line = (ns or end)[0].line
+        return fixed
+    line = (ns or end or hyphens)[0].line
     return tree, Diagnostic(ErrorCode.WARNING, '; '.join(notes), source, line,
                             severity=Severity.WARNING)
+
+
+# A comment as tinyxml2 reads it: to the first "-->", whatever it holds.
+_COMMENT = re.compile(rb'<!--(.*?)-->', re.DOTALL)
+
+
+def _spaced_hyphens(m: re.Match[bytes]) -> bytes:
+    body = m.group(1)
+    if b'--' not in body and not body.endswith(b'-'):
+        return m.group(0)
+    while b'--' in body:
+        body = body.replace(b'--', b'- -')
+    if body.endswith(b'-'):
+        body += b' '  # "--->" would end the comment with "--" too
+    return b'<!--' + body + b'-->'
 
 
 _TAG = re.compile(rb'<(/?)([A-Za-z_][\w:.-]*)[^<>]*?(/?)>')

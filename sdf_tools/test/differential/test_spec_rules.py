@@ -95,6 +95,16 @@ CASES: dict[str, Case] = {
     'time_decimal': Case('<world name="w">\n<state world_name="w"><sim_time>1.5</sim_time>'
                          '</state></world>', 'ELEMENT_INVALID', 4, False),
     'world_defaults': Case('<world name="w"/>', 'DEFAULT_ASSUMED', 3, True),
+    # "--" in a comment: XML forbids it, tinyxml2 reads the comment to its first "-->".
+    'comment_opened_twice': Case('<model name="m">\n<!-- mass <!-- of the door -->\n'
+                                 '<link name="l"/></model>', 'WARNING', 4, True),
+    'comment_ending_in_three_hyphens': Case('<model name="m">\n<!-- a ---><link name="l"/></model>',
+                                            'WARNING', 4, True),
+    'comment_hyphens_and_undeclared_prefix': Case(
+        '<model name="m">\n<!-- a -- b --><link name="l"><x:y/></link></model>', 'WARNING', 4, True),
+    # ... and what else is wrong is named once the comment is set aside.
+    'comment_hyphens_in_a_broken_file': Case('<model name="m">\n<!-- a -- b --><link name="l">\n</model>',
+                                             'XML_INVALID', 5, False),
 }
 
 
@@ -112,7 +122,7 @@ def test_spec_rule_matches_libsdformat(name: str, tmp_path: Path) -> None:
     assert result.valid is case.valid, [str(d) for d in result.diagnostics]
     found = [(d.code.value, d.line) for d in result.diagnostics]
     assert (case.code, case.line) in found, found
-    if not case.valid:
+    if not case.valid and case.code != 'XML_INVALID':
         # libsdformat reports the failing element and its ancestors, then gives up on the file.
         codes = [d.code.value for d in result.errors]
         assert codes.count('ELEMENT_INVALID') >= 2 and 'FILE_READ' in codes, codes
