@@ -12,6 +12,7 @@ from sdf_tools.sdf.link import parse_sensor
 from sdf_tools.sdf.names import read_name
 from sdf_tools.sdf.values import (
     children,
+    float_value,
     floats_by_tag,
     get_float,
     get_pose,
@@ -55,19 +56,25 @@ def _infinity(text: str | None) -> float | None:
 
 
 def _read_limit(ctx: ReadContext, lim: etree._Element) -> dict[str, float]:
-    """Read ``<limit>``: numbers as everywhere, and infinite bounds as libsdformat does."""
-    infinite: dict[str, float] = {}
-    for c in lim.iterchildren(*_LIMIT_DEFAULTS):
+    """Read ``<limit>``: numbers as everywhere, and infinite bounds as libsdformat does.
+
+    One pass over the children (as ``floats_by_tag``); the first child of a tag counts.
+    """
+    out = dict(_LIMIT_DEFAULTS)
+    seen: set[str] = set()
+    for c in lim[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
+        tag = c.tag  # a comment's is not a str, and so not in the defaults
+        if tag not in out or tag in seen:
+            continue
+        seen.add(tag)
         text = c.text
-        if not text or ('n' not in text and 'N' not in text):
-            continue  # no 'inf' in it (the common case, tested in C)
-        value = _infinity(text)
-        if value is not None and c.tag not in infinite:
-            infinite[str(c.tag)] = value
-    if not infinite:
-        return floats_by_tag(ctx, lim, _LIMIT_DEFAULTS)
-    rest = {k: v for k, v in _LIMIT_DEFAULTS.items() if k not in infinite}
-    return {**floats_by_tag(ctx, lim, rest), **infinite}
+        if text and ('n' in text or 'N' in text):  # maybe 'inf' (tested in C)
+            value = _infinity(text)
+            if value is not None:
+                out[tag] = value
+                continue
+        out[tag] = float_value(ctx, c, _LIMIT_DEFAULTS[tag])
+    return out
 
 
 def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool,
