@@ -101,6 +101,7 @@ def parse_bytes(data: bytes, source: str | None,
     if not data.strip():
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is empty', source, None)
     data = _fix_declaration(data)
+    data, text_line = _without_text_before_root(data)
     if b'\x00' in data[:4096] and not data.startswith((b'\xff\xfe', b'\xfe\xff')):
         return None, Diagnostic(ErrorCode.FILE_READ, 'the file is binary, not XML', source, None)
     if b'<!ENTITY' in data:
@@ -112,7 +113,7 @@ def parse_bytes(data: bytes, source: str | None,
     if on_end is not None and b'<!DOCTYPE' not in data:
         root = _parse_streaming(data, *on_end)
         if root is not None:
-            return root, None
+            return root, _text_note(None, text_line, source)
         # Malformed: the whole-tree parse below gives libxml2's own message
         # and line (iterparse reports some errors as "no element found").
     note: Diagnostic | None = None
@@ -123,17 +124,63 @@ def parse_bytes(data: bytes, source: str | None,
         # The parser's own log: the exception's may hold entries of earlier parses.
         tolerated = _tolerated(data, parser.error_log, source)
         if not isinstance(tolerated, tuple):
-            if isinstance(tolerated, etree.XMLSyntaxError):
-                err = tolerated  # what is wrong once the tolerated part is set aside
-            line = err.position[0] if err.position else None
-            return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err.msg}', source, line)
+            # What is wrong once the tolerated part is set aside, if something was.
+            why = tolerated if isinstance(tolerated, etree.XMLSyntaxError) else err
+            line = why.position[0] if why.position else None
+            return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {why.msg}', source, line)
         tree, note = tolerated
     except ValueError as err:  # e.g. encoding declaration issues
         return None, Diagnostic(ErrorCode.XML_INVALID, f'malformed XML: {err}', source, None)
     bad = _check_dtd(tree, source or '<string>')
     if bad is not None:
         return None, Diagnostic(bad.code, bad.message, source, bad.line)
-    return tree.getroot(), note
+    return tree.getroot(), _text_note(note, text_line, source)
+
+
+# What may come before the root element: blanks, comments, processing instructions.
+_PROLOG_ITEM = re.compile(rb'\s+|<!--.*?-->|<\?.*?\?>', re.DOTALL)
+
+
+def _without_text_before_root(data: bytes) -> tuple[bytes, int | None]:
+    """Blank out text outside any element before the root, as tinyxml2 skips it.
+
+    tinyxml2 (libsdformat's XML parser) reads text at the document level as a text node
+    ending at the next ``<`` and libsdformat ignores it (e.g. a declaration that lost its
+    ``<``: ``?xml version="1.0"?>``); libxml2 refuses it. Text with no ``<`` after it
+    stays an error (tinyxml2 refuses it too). Returns the bytes, line numbers unchanged,
+    and the line of the first text blanked (None when there was none).
+    """
+    if data.startswith((b'\xff\xfe', b'\xfe\xff')):
+        return data, None
+    pos = 3 if data.startswith(b'\xef\xbb\xbf') else 0
+    first: int | None = None
+    out = bytearray(data)
+    while pos < len(data):
+        m = _PROLOG_ITEM.match(data, pos)
+        if m:
+            pos = m.end()
+            continue
+        if data[pos:pos + 1] == b'<':
+            break  # the root element (or a DOCTYPE): libxml2 takes it from here
+        nxt = data.find(b'<', pos)
+        if nxt < 0:
+            break
+        if first is None:
+            first = data.count(b'\n', 0, pos) + 1
+        out[pos:nxt] = bytes(b if b in b'\r\n' else 0x20 for b in data[pos:nxt])
+        pos = nxt
+    return (bytes(out), first) if first is not None else (data, None)
+
+
+def _text_note(note: Diagnostic | None, line: int | None, source: str | None) -> Diagnostic | None:
+    """Add the warning about text skipped before the root to the parse's own note."""
+    if line is None:
+        return note
+    text = 'text before the root element is ignored (as libsdformat\'s XML parser ignores it)'
+    if note is None:
+        return Diagnostic(ErrorCode.WARNING, text, source, line, severity=Severity.WARNING)
+    return Diagnostic(ErrorCode.WARNING, f'{text}; {note.message}', source, line,
+                      severity=Severity.WARNING)
 
 
 def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
@@ -144,7 +191,8 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
       tinyxml2 does not check namespaces, libsdformat copies such custom elements and
       attributes. libxml2's recover mode keeps them with their prefixed names.
     * Elements after the root element: tinyxml2 reads them as siblings and libsdformat
-      ignores them. Text there stays an error, as tinyxml2 refuses it.
+      ignores them. Text there is skipped too, but text that ends the file stays an
+      error, as tinyxml2 refuses it.
     * ``--`` inside a comment (often a comment opened twice, ``<!-- a <!-- b -->``):
       tinyxml2 ends a comment at the first ``-->`` and accepts anything before it;
       libxml2 follows XML, which forbids ``--`` there. The hyphens are spaced out
@@ -173,7 +221,7 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
     notes: list[str] = []
     if hyphens:
         notes.append('"--" inside a comment: the comment is read to its first "-->" '
-                     '(as libsdformat\'s XML parser does)')
+                     "(as libsdformat's XML parser does)")
     if end:
         cut = _end_of_root(data, end[0].line, end[0].column)
         if cut is None:
@@ -244,7 +292,9 @@ def _end_of_root(data: bytes, line: int, column: int) -> int | None:
         if any(e.domain != etree.ErrorDomains.NAMESPACE for e in log):
             return None
         rest = etree.fromstring(b'<r>' + tail + b'</r>', _parser(recover=True))
-    if (rest.text or '').strip() or any((c.tail or '').strip() for c in rest):
+    # Text there is skipped up to the next '<' (tinyxml2); text that ends the file is refused.
+    last = rest[-1].tail if len(rest) else rest.text
+    if (last or '').strip():
         return None
     return cut
 

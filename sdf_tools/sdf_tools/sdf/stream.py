@@ -15,10 +15,12 @@ diagnostics keep the order a whole-tree read gives.
 """
 from __future__ import annotations
 
+from collections import deque
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from sdf_tools.errors import Diagnostic
 from sdf_tools.sdf.context import ReadContext, top_world_model_version
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec.check import check_world_model
@@ -32,11 +34,19 @@ class WorldModelStreamer:
     """The ``on_end`` callback for ``<model>`` elements (see the module doc).
 
     With a ``worker`` (``sdf/spec/parallel.py``), the spec check of each model is left
-    to a second process that parses the same bytes; :meth:`context_for` puts its
-    verdicts back in place, so the diagnostics are the same as without it.
+    to a second process that parses the same bytes. A model read here keeps its subtree
+    until the worker's verdict on it has come, and then gets that verdict in front of
+    its own diagnostics, so the result is the one a check made here gives. This process
+    never waits for the worker: when more than ``PENDING`` models wait (the worker is
+    late: it started later, or has no core of its own), it checks the oldest itself, and
+    at the end of the file it checks whatever is still pending.
     """
 
     tag = 'model'
+    PENDING = 128  # models kept whole while their verdict is awaited (~130 KB each in the bench)
+    # How long the end of the file waits for verdicts still on their way (tests set it
+    # to see every verdict come from the worker; 0: check them here at once).
+    FINAL_WAIT_S = 0.0
 
     def __init__(self, file: str | None, include_stack: tuple[str, ...],
                  worker: CheckWorker | None = None) -> None:
@@ -48,8 +58,11 @@ class WorldModelStreamer:
         # pre-read applies (see context_for).
         self.root: etree._Element | None = None
         self.worker = worker
-        # Models read here whose check the worker does, in document order.
-        self.unchecked: list[etree._Element] = []
+        # Models read here awaiting their check, in document order: index among the
+        # world models (the worker counts the same way), element, unflatten problems.
+        self.pending: deque[tuple[int, etree._Element, list[Diagnostic]]] = deque()
+        self.count = 0
+        self.checked_here = 0  # pending models this process checked itself
 
     def __call__(self, el: etree._Element) -> None:
         version = top_world_model_version(el)
@@ -61,38 +74,77 @@ class WorldModelStreamer:
             self.root = el.getparent().getparent()  # type: ignore[union-attr]  # checked above
         if self.worker is None:
             read_world_model(ctx, el)
-        else:
-            read_world_model(ctx, el, check=False)
-            self.unchecked.append(el)
-        del el[:]  # the model is read: free its subtree now
+            del el[:]  # the model is read: free its subtree now
+            return
+        self.pending.append((self.count, el, read_world_model(ctx, el, check=False)))
+        self.count += 1
+        self._settle(final=False)
+
+    def _settle(self, final: bool) -> None:
+        """Give pending models their verdicts: the worker's, or one made here."""
+        ctx, worker, pending = self.ctx, self.worker, self.pending
+        assert ctx is not None and worker is not None
+        while pending:
+            index, el, first = pending[0]
+            verdict = worker.result(index, self.FINAL_WAIT_S if final else 0.0)
+            if verdict is None:
+                if not (final or worker.done or len(pending) > self.PENDING):
+                    return  # it will come
+                verdict = _check_here(ctx, el, first)
+                self.checked_here += 1
+            ok, diagnostics = verdict
+            model, read = ctx.preread[el]
+            ctx.preread[el] = (model, diagnostics + read)
+            ctx.spec_checked[el] = ok
+            del el[:]
+            pending.popleft()
 
     def context_for(self, root: etree._Element) -> ReadContext | None:
         """The context holding the pre-read models of ``root`` (None if none)."""
-        worker, self.worker = self.worker, None
-        if self.root is not root or self.ctx is None:
+        worker = self.worker
+        try:
+            if self.root is not root or self.ctx is None:
+                return None
             if worker is not None:
-                worker.cancel()
-            return None
-        if worker is not None:
-            outcomes = worker.outcomes(len(self.unchecked))
-            ctx = self.ctx
-            for el, (ok, diagnostics) in zip(self.unchecked, outcomes, strict=True):
-                model, read = ctx.preread[el]
-                ctx.preread[el] = (model, diagnostics + read)
-                ctx.spec_checked[el] = ok
-        return self.ctx
+                self._settle(final=True)
+            return self.ctx
+        finally:
+            if worker is not None:
+                worker.cancel()  # done, or too late to be of use
+                self.worker = None
 
 
-def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -> None:
-    """Check and read one model of a top-level world; keep it and its diagnostics aside."""
+def _check_here(ctx: ReadContext, el: etree._Element, first: list[Diagnostic]
+                ) -> tuple[bool, list[Diagnostic]]:
+    """The verdict on a world model the worker did not give: made here, as the worker would."""
+    outer = ctx.diagnostics
+    ctx.diagnostics = first
+    try:
+        check_world_model(ctx, el)
+        return ctx.spec_checked[el], ctx.diagnostics
+    finally:
+        ctx.diagnostics = outer
+
+
+def read_world_model(ctx: ReadContext, el: etree._Element, check: bool = True) -> list[Diagnostic]:
+    """Check and read one model of a top-level world; keep it and its diagnostics aside.
+
+    Without ``check`` the model is only read (its check is made elsewhere); returned are
+    the problems of the 1.7 -> 1.8 step, which go in front of that check's diagnostics.
+    """
     outer = ctx.diagnostics
     ctx.diagnostics = []
     try:
-        unflatten_world_model(ctx, el, report=check)  # 1.7 -> 1.8; problems go with the check's
+        unflatten_world_model(ctx, el)  # 1.7 -> 1.8; problems go with the check's
         if check:
             check_world_model(ctx, el)
+        first, ctx.diagnostics = ctx.diagnostics, []
         model = parse_model(ctx, el)
+        if check:
+            ctx.preread[el] = (model, first + ctx.diagnostics)
+            return []
         ctx.preread[el] = (model, ctx.diagnostics)
+        return first
     finally:
         ctx.diagnostics = outer
 

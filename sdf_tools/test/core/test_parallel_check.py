@@ -11,6 +11,7 @@ import pytest
 
 from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.sdf import stream
 from sdf_tools.sdf.spec import parallel
 from sdf_tools.xmlsafe import parse_bytes
 
@@ -58,29 +59,50 @@ def _load(path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[
     return diags, json.dumps(inspect_result(r), sort_keys=True, default=str)
 
 
+class Spy:
+    """Where each world model's verdict came from: the worker, or a check made here."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.workers: list[parallel.CheckWorker] = []
+        self.here = 0
+        init, check_here = parallel.CheckWorker.__init__, stream._check_here
+
+        def spy_init(worker: parallel.CheckWorker, *args: object) -> None:
+            init(worker, *args)  # type: ignore[arg-type]
+            self.workers.append(worker)
+
+        def spy_here(*args: object) -> object:
+            self.here += 1
+            return check_here(*args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(parallel.CheckWorker, '__init__', spy_init)
+        monkeypatch.setattr(stream, '_check_here', spy_here)
+
+    def verdicts(self) -> int:
+        return sum(len(w.verdicts) for w in self.workers)
+
+
 @pytest.fixture
-def answers(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """The worker answers received (None: unusable, so checked here)."""
-    got: list[object] = []
-    answer = parallel.CheckWorker._answer
+def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    # Wait for every verdict at the end of the file, so that they all come from the worker.
+    monkeypatch.setattr(stream.WorldModelStreamer, 'FINAL_WAIT_S', 60.0)
+    return Spy(monkeypatch)
 
-    def spy(self: parallel.CheckWorker) -> object:
-        got.append(answer(self))
-        return got[-1]
 
-    monkeypatch.setattr(parallel.CheckWorker, '_answer', spy)
-    return got
+def _models(path: Path) -> int:
+    root, _ = parse_bytes(path.read_bytes(), None)
+    return len(root.xpath('/sdf/world/model')) if root is not None else 0
 
 
 @pytest.mark.parametrize('version', ['1.6', '1.9', '1.11'])
-def test_worker_gives_what_a_check_here_gives(tmp_path: Path, version: str, answers: list[object],
+def test_worker_gives_what_a_check_here_gives(tmp_path: Path, version: str, spy: Spy,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / 'w.sdf'
     path.write_text(WORLD % {'version': version}, encoding='utf-8')
     here = _load(path, '0', monkeypatch)
-    assert answers == []
+    assert not spy.workers and spy.here == 0
     there = _load(path, '1', monkeypatch)
-    assert len(answers) == 1 and answers[0] is not None, 'the worker did not answer'
+    assert len(spy.workers) == 1 and spy.verdicts() == _models(path) == 6 and spy.here == 0
     assert there == here
     codes = {d[0] for d in here[0]}
     # The world really exercises the check: failures, warnings and defaults.
@@ -90,29 +112,42 @@ def test_worker_gives_what_a_check_here_gives(tmp_path: Path, version: str, answ
 
 @pytest.mark.parametrize('name', sorted(str(p.relative_to(DATA)) for p in DATA.rglob('*.sdf')
                                         if '<world' in p.read_text(encoding='utf-8')))
-def test_worker_on_test_worlds(name: str, answers: list[object],
-                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_worker_on_test_worlds(name: str, spy: Spy, monkeypatch: pytest.MonkeyPatch) -> None:
     here = _load(DATA / name, '0', monkeypatch)
     assert _load(DATA / name, '1', monkeypatch) == here
-    # The worker is asked only when the world holds models of its own (not only includes).
-    root, _ = parse_bytes((DATA / name).read_bytes(), None)
-    models = root is not None and root.xpath('/sdf/world/model')
-    assert len(answers) == (1 if models else 0)
+    # Every verdict from the worker (none at all when the world holds no model of its own).
+    assert (spy.verdicts(), spy.here) == (_models(DATA / name), 0)
+
+
+def test_late_verdicts_are_made_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No verdict awaited: each model is checked here unless the worker was quicker."""
+    path = tmp_path / 'w.sdf'
+    path.write_text(WORLD % {'version': '1.9'}, encoding='utf-8')
+    here = _load(path, '0', monkeypatch)
+    spy = Spy(monkeypatch)
+    monkeypatch.setattr(stream.WorldModelStreamer, 'PENDING', 0)
+    assert _load(path, '1', monkeypatch) == here
+    assert spy.verdicts() + spy.here >= 6 and spy.here >= 1
 
 
 @pytest.mark.parametrize('program', [
     'import sys; sys.exit(3)',                                   # the worker fails
     'import sys; sys.stdout.write("garbage")',                   # says nonsense
-    'import pickle, sys; sys.stdout.buffer.write(pickle.dumps((1, 0, 0, [])))',  # other bytes
+    'import time; time.sleep(30)',                               # takes too long
+    # another version of us, or other bytes (the file changed in between)
+    'import pickle, struct, sys; b = pickle.dumps((2, 0, 0)); '
+    'sys.stdout.buffer.write(struct.pack("<Q", len(b)) + b)',
 ])
-def test_unusable_worker_means_checking_here(tmp_path: Path, program: str, answers: list[object],
+def test_unusable_worker_means_checking_here(tmp_path: Path, program: str, spy: Spy,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / 'w.sdf'
     path.write_text(WORLD % {'version': '1.9'}, encoding='utf-8')
     here = _load(path, '0', monkeypatch)
+    monkeypatch.setattr(stream.WorldModelStreamer, 'FINAL_WAIT_S', 0.0)  # not for the sleeper
     monkeypatch.setattr(parallel, '_WORKER', program)
     assert _load(path, '1', monkeypatch) == here
-    assert answers == [None]
+    assert (spy.verdicts(), spy.here) == (0, 6)
+    assert spy.workers[0].proc.returncode is not None  # stopped, not left running
 
 
 def test_worker_not_asked_is_stopped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,26 +5,35 @@ Python, and neither needs the other's result: the check only adds diagnostics an
 a verdict per world model. For a large world (the N=1000 benchmark world: 13 MB,
 355,000 elements) the check costs about a third of the load, so on a machine with a
 second core a worker process parses the same bytes and checks each top-level world
-model, exactly as the streaming reader would have (same code, same parser, same
-order), while this process reads them. :class:`CheckWorker` collects the worker's
-verdicts, and ``WorldModelStreamer.context_for`` splices each model's diagnostics
-back in front of the reader's, so the result is identical to a check made here.
+model, exactly as the streaming reader would (same code, same parser, same order),
+while this process reads them. The worker writes each model's verdict as soon as it
+is made; :class:`CheckWorker` gathers them in a thread, and ``WorldModelStreamer``
+(``sdf/stream.py``) puts each in front of the model's own diagnostics, so the result
+is identical to a check made here.
 
-Small files never start a worker (starting Python costs about 0.1 s, more than the
-check of any ordinary robot). Anything unexpected (no second CPU, no Python
-executable, the worker failing or the file changing under it) makes this process
-check the models itself, from the same bytes.
+This process never waits for the worker: a model whose verdict is late is checked
+here (see ``WorldModelStreamer``), so a worker without a core of its own costs little
+and a failed one nothing but its start. Small files never start one (starting Python
+and the checker costs ~0.07 s, more than the check of any ordinary robot), nor does a
+busy machine, and a worker that read other bytes than ours (the file changed in
+between) is not listened to.
 
-The worker is ``main`` (pickled verdicts on stdout), started as ``python -c`` (see _WORKER).
+The worker is ``main``, started as ``python -c`` (see ``_WORKER``); it writes
+length-prefixed pickles to stdout: a header (protocol, checksum and size of the
+bytes it read), then ``(index, verdict)`` per top-level world model.
 """
 from __future__ import annotations
 
 import os
 import pickle
+import struct
 import subprocess
 import sys
+import threading
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from lxml import etree
 
@@ -34,33 +43,35 @@ from sdf_tools.sdf.spec.check import check_world_model
 from sdf_tools.sdf.unflatten import unflatten_world_model
 from sdf_tools.xmlsafe import parse_bytes
 
-__all__ = ['CheckWorker', 'Outcome', 'check_world_models', 'start_worker']
+__all__ = ['CheckWorker', 'Verdict', 'check_world_models', 'start_worker']
 
 # '0': never start a worker; '1': whenever the file is on disk (tests); unset: by size.
 ENV = 'SDF_TOOLS_PARALLEL_CHECK'
 # Below this the check takes less than starting the worker (measured: ~0.3 s per 10 MB
-# of world, ~0.1 s to start Python and import the checker).
+# of world, ~0.07 s to start Python and import the checker).
 MIN_BYTES = 4 * 1024 * 1024
-# A worker that takes longer than this is given up on (the check is redone here).
-TIMEOUT_S = 600.0
 
-# Per top-level world model, in document order: did it pass, and what the check said.
-Outcome = list[tuple[bool, list[Diagnostic]]]
-_PROTOCOL = 1  # bumped when what the worker writes changes
+# Of one top-level world model: did it pass, and what the check said.
+Verdict = tuple[bool, list[Diagnostic]]
+_PROTOCOL = 2  # bumped when what the worker writes changes
 # Not ``-m``: that would run this module a second time beside the copy its package imports.
 _WORKER = 'import sys; from sdf_tools.sdf.spec.parallel import main; sys.exit(main(sys.argv[1:]))'
+_LENGTH = struct.Struct('<Q')
 
 
-def check_world_models(data: bytes, source: str | None) -> Outcome | None:
+def check_world_models(data: bytes, source: str | None,
+                       emit: Callable[[int, Verdict], None]) -> bool:
     """Check every top-level world model of ``data`` as the streaming reader does.
 
-    None when the document is not streamed that way (malformed XML falls back to a
+    ``emit(index, verdict)`` is called as each is checked, in document order. False
+    when the document is not streamed that way (malformed XML falls back to a
     whole-tree parse, where the reader checks its models itself).
     """
-    outcomes: Outcome = []
     roots: list[etree._Element] = []
+    count = 0
 
     def on_model(el: etree._Element) -> None:
+        nonlocal count
         version = top_world_model_version(el)
         if version is None:
             return
@@ -69,51 +80,83 @@ def check_world_models(data: bytes, source: str | None) -> Outcome | None:
         ctx = ReadContext(source, version)
         unflatten_world_model(ctx, el)  # as stream.read_world_model (its problems come with ours)
         check_world_model(ctx, el)
-        outcomes.append((ctx.spec_checked[el], ctx.diagnostics))
+        emit(count, (ctx.spec_checked[el], ctx.diagnostics))
+        count += 1
         del el[:]
 
     root, _ = parse_bytes(data, source, ('model', on_model))
-    if root is None or (roots and roots[0] is not root):
-        return None
-    return outcomes
+    return root is not None and (not roots or roots[0] is root)
 
 
 class CheckWorker:
-    """A running worker process and what to compare its answer with."""
+    """A running worker process; its verdicts, gathered by a thread as they come."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], data: bytes, source: str | None) -> None:
+    def __init__(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
         self.proc = proc
         self.data = data
-        self.source = source
+        self.verdicts: dict[int, Verdict] = {}
+        # Set when nothing more will come: the worker ended, failed, said nonsense, or
+        # read other bytes than ours (the file changed in between).
+        self.done = False
+        self._news = threading.Condition()
+        self._thread = threading.Thread(target=self._gather, name='sdf_tools spec-check worker',
+                                        daemon=True)
+        self._thread.start()
 
-    def outcomes(self, count: int) -> Outcome:
-        """The worker's verdicts on the ``count`` models read here (checked here if it failed)."""
-        got = self._answer()
-        if got is None or len(got) != count:
-            got = check_world_models(self.data, self.source)
-        assert got is not None and len(got) == count, 'the reader and the check saw other models'
-        return got
+    def result(self, index: int, wait: float = 0.0) -> Verdict | None:
+        """The verdict on world model ``index`` if it has come (within ``wait`` seconds)."""
+        verdict = self.verdicts.get(index)
+        if verdict is None and wait > 0.0:
+            with self._news:
+                self._news.wait_for(lambda: index in self.verdicts or self.done, wait)
+            verdict = self.verdicts.get(index)
+        return verdict
 
     def cancel(self) -> None:
-        """Stop the worker: its answer is not needed."""
-        self.proc.kill()
+        """Stop the worker if it still runs, and the thread gathering its verdicts."""
+        if self.proc.poll() is None:
+            self.proc.kill()
         self.proc.wait()
+        self._thread.join()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
-    def _answer(self) -> Outcome | None:
+    def _gather(self) -> None:
+        stream = self.proc.stdout
+        assert stream is not None
         try:
-            out, _ = self.proc.communicate(timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            self.cancel()
-            return None
-        if self.proc.returncode != 0:
-            return None
-        try:
-            protocol, checksum, size, outcomes = pickle.loads(out)
-        except Exception:  # noqa: BLE001  # any garbage: check here instead
-            return None
-        if protocol != _PROTOCOL or size != len(self.data) or checksum != zlib.adler32(self.data):
-            return None  # another version of us, or the file changed in between
-        return outcomes  # type: ignore[no-any-return]
+            if _read(stream) != (_PROTOCOL, zlib.adler32(self.data), len(self.data)):
+                return  # another version of us, or the file changed
+            while (record := _read(stream)) is not None:
+                index: int
+                verdict: Verdict
+                index, verdict = record  # type: ignore[misc]
+                with self._news:
+                    self.verdicts[index] = verdict
+                    self._news.notify_all()
+        except Exception:  # noqa: BLE001  # a broken pipe, garbage: check here instead
+            pass
+        finally:
+            with self._news:
+                self.done = True  # whatever has not come will not
+                self._news.notify_all()
+
+
+def _read(stream: IO[bytes]) -> object:
+    """One length-prefixed pickle; None at the end of the stream."""
+    head = stream.read(_LENGTH.size)
+    if len(head) < _LENGTH.size:
+        return None
+    size, = _LENGTH.unpack(head)
+    body = stream.read(size)
+    if len(body) < size:
+        raise EOFError('the worker stopped in the middle of a verdict')
+    return pickle.loads(body)
+
+
+def _write(stream: IO[bytes], value: object) -> None:
+    body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(_LENGTH.pack(len(body)) + body)
 
 
 def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWorker | None:
@@ -141,7 +184,7 @@ def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWork
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     except OSError:
         return None
-    return CheckWorker(proc, data, source)
+    return CheckWorker(proc, data)
 
 
 def _core_free() -> bool:
@@ -162,12 +205,15 @@ def _core_free() -> bool:
 
 
 def main(argv: list[str]) -> int:
-    """The worker: check the file and write the pickled verdicts to stdout."""
+    """The worker: check the file, writing each verdict to stdout as soon as it is made."""
     path, source = argv[0], argv[1] or None
     data = Path(path).read_bytes()
-    outcomes = check_world_models(data, source)
-    if outcomes is None:
-        return 1
-    sys.stdout.buffer.write(pickle.dumps((_PROTOCOL, zlib.adler32(data), len(data), outcomes),
-                                         protocol=pickle.HIGHEST_PROTOCOL))
-    return 0
+    out = sys.stdout.buffer
+    _write(out, (_PROTOCOL, zlib.adler32(data), len(data)))
+    out.flush()
+
+    def emit(index: int, verdict: Verdict) -> None:
+        _write(out, (index, verdict))
+        out.flush()  # the reader uses it at once
+
+    return 0 if check_world_models(data, source, emit) else 1
