@@ -113,7 +113,7 @@ def parse_bytes(data: bytes, source: str | None,
     if on_end is not None and b'<!DOCTYPE' not in data:
         root = _parse_streaming(data, *on_end)
         if root is not None:
-            return root, _text_note(None, text_line, source)
+            return _with_text_note(root, None, text_line, source)
         # Malformed: the whole-tree parse below gives libxml2's own message
         # and line (iterparse reports some errors as "no element found").
     note: Diagnostic | None = None
@@ -134,7 +134,7 @@ def parse_bytes(data: bytes, source: str | None,
     bad = _check_dtd(tree, source or '<string>')
     if bad is not None:
         return None, Diagnostic(bad.code, bad.message, source, bad.line)
-    return tree.getroot(), _text_note(note, text_line, source)
+    return _with_text_note(tree.getroot(), note, text_line, source)
 
 
 # What may come before the root element: blanks, comments, processing instructions.
@@ -172,15 +172,22 @@ def _without_text_before_root(data: bytes) -> tuple[bytes, int | None]:
     return (bytes(out), first) if first is not None else (data, None)
 
 
-def _text_note(note: Diagnostic | None, line: int | None, source: str | None) -> Diagnostic | None:
-    """Add the warning about text skipped before the root to the parse's own note."""
+def _with_text_note(root: etree._Element, note: Diagnostic | None, line: int | None,
+                    source: str | None) -> tuple[etree._Element | None, Diagnostic | None]:
+    """Add the warning about text skipped before the root to the parse's own note.
+
+    A URDF (``<robot>``) with such text is refused: libsdformat hands it to urdfdom,
+    whose parser does not skip it.
+    """
     if line is None:
-        return note
-    text = 'text before the root element is ignored (as libsdformat\'s XML parser ignores it)'
-    if note is None:
-        return Diagnostic(ErrorCode.WARNING, text, source, line, severity=Severity.WARNING)
-    return Diagnostic(ErrorCode.WARNING, f'{text}; {note.message}', source, line,
-                      severity=Severity.WARNING)
+        return root, note
+    if root.tag == 'robot':
+        return None, Diagnostic(ErrorCode.XML_INVALID, 'malformed XML: text before the root '
+                                'element <robot> (urdfdom refuses it)', source, line)
+    text = "text before the root element is ignored (as libsdformat's XML parser ignores it)"
+    if note is not None:
+        text = f'{text}; {note.message}'
+    return root, Diagnostic(ErrorCode.WARNING, text, source, line, severity=Severity.WARNING)
 
 
 def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None

@@ -165,6 +165,32 @@ def test_content_after_the_root(tail: str, valid: bool, tmp_path: Path) -> None:
     assert not differences(path)
 
 
+_ROOT = '<sdf version="1.9">\n<model name="m"><link name="l"/></model>\n</sdf>\n'
+_ROBOT = ('<robot name="r">\n<link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" '
+          'ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>\n</robot>\n')
+
+
+# Text outside any element: tinyxml2 reads it as a text node up to the next '<'.
+@pytest.mark.parametrize('name, text, code, line, valid', [
+    ('declaration_without_lt', '?xml version="1.0"?>\n' + _ROOT, 'WARNING', 1, True),
+    ('text_after_declaration', '<?xml version="1.0"?>\nstray & text > here\n' + _ROOT, 'WARNING', 2, True),
+    ('text_around_a_comment', '<?xml version="1.0"?>\n<!-- c -->a\n<!-- d -->b\n' + _ROOT, 'WARNING', 2, True),
+    ('text_then_element_after_root', '<?xml version="1.0"?>\n' + _ROOT + 'junk <extra/>\n',
+     'WARNING', 5, True),
+    ('text_ending_the_file', '<?xml version="1.0"?>\n' + _ROOT + 'junk <extra/> junk\n',
+     'XML_INVALID', 5, False),
+    ('text_before_a_urdf_robot', '<?xml version="1.0"?>\nstray text\n' + _ROBOT, 'XML_INVALID', 2, False),
+])
+def test_text_outside_the_root(name: str, text: str, code: str, line: int, valid: bool,
+                               tmp_path: Path) -> None:
+    path = tmp_path / ('case.urdf' if 'urdf' in name else 'case.sdf')
+    path.write_text(text)
+    result = load_file(path)
+    assert result.valid is valid, [str(d) for d in result.diagnostics]
+    assert (code, line) in [(d.code.value, d.line) for d in result.diagnostics]
+    assert not differences(path)
+
+
 def test_bad_include_is_reported_and_its_parent_goes_on(tmp_path: Path) -> None:
     # libsdformat checks an <include> aside: "Error reading element <include>", no chain.
     (tmp_path / 'child.sdf').write_text('<?xml version="1.0"?>\n<sdf version="1.9">\n'
