@@ -20,15 +20,21 @@ from sdf_tools.xmlsafe import to_xml
 _WORLD_HANDLED = {'model', 'frame', 'joint', 'actor', 'light', 'include', 'plugin'}
 
 
+_DEFAULT_FILE = '__default__'
+
+
 def parse_actor(ctx: ReadContext, el: etree._Element) -> Actor:
     """Read an ``<actor>``: skin, animations, script and trajectories."""
     actor = Actor(read_name(ctx, el, 'actor'), get_pose(ctx, el), loc=ctx.loc(el))
+    # libsdformat's defaults: '__default__' (the spec's) for a missing <filename>, and
+    # for a missing <skin> too (its Actor reads the skin element it creates).
     skin = child(el, 'skin')
+    actor.skin_filename = _DEFAULT_FILE
     if skin is not None:
-        actor.skin_filename = get_str(skin, 'filename')
+        actor.skin_filename = get_str(skin, 'filename', _DEFAULT_FILE)
         actor.skin_scale = get_float(ctx, skin, 'scale', 1.0)
     for a in children(el, 'animation'):
-        actor.animations.append(Animation(a.get('name', ''), get_str(a, 'filename'),
+        actor.animations.append(Animation(a.get('name', ''), get_str(a, 'filename', _DEFAULT_FILE),
                                           get_float(ctx, a, 'scale', 1.0),
                                           get_bool(ctx, a, 'interpolate_x', False)))
     script = child(el, 'script')

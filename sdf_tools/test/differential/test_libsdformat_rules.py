@@ -90,6 +90,8 @@ VALID = [
     'flattened_1_6_pose_frame.sdf',
     # the recipe unflattens models of a world only: a top-level model keeps its flat names
     'flattened_1_7_root_model_kept.sdf',
+    # an actor without <skin>, a <skin> or <animation> without <filename>: '__default__'
+    'actor_default_files.sdf',
 ]
 
 
@@ -116,6 +118,16 @@ def test_model_libsdformat_accepts_loads_alike(name: str) -> None:
     assert ours['valid'], ours['errors']
     diffs = differences(path)
     assert not diffs, '\n'.join(diffs)
+
+
+def test_actor_files_default_as_libsdformat_reads_them() -> None:
+    ours = ours_report(DATA / 'actor_default_files.sdf')
+    ref = run_probe(DATA / 'actor_default_files.sdf')
+    for report in (ours, ref):
+        actors = {a['name']: a for a in report['actors']}
+        assert actors['no_skin']['skin'] == '__default__'
+        assert actors['no_skin']['animations'][0]['filename'] == '__default__'
+        assert actors['skin_without_filename']['skin'] == '__default__'
 
 
 def test_infinite_limits_are_unbounded() -> None:
