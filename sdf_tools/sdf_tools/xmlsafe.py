@@ -154,7 +154,7 @@ def _without_text_before_root(data: bytes) -> tuple[bytes, int | None]:
         return data, None
     pos = 3 if data.startswith(b'\xef\xbb\xbf') else 0
     first: int | None = None
-    out = bytearray(data)
+    out: bytearray | None = None  # a copy only when there is text to blank (13 MB: ~10 ms)
     while pos < len(data):
         m = _PROLOG_ITEM.match(data, pos)
         if m:
@@ -165,11 +165,12 @@ def _without_text_before_root(data: bytes) -> tuple[bytes, int | None]:
         nxt = data.find(b'<', pos)
         if nxt < 0:
             break
-        if first is None:
+        if out is None:
             first = data.count(b'\n', 0, pos) + 1
+            out = bytearray(data)
         out[pos:nxt] = bytes(b if b in b'\r\n' else 0x20 for b in data[pos:nxt])
         pos = nxt
-    return (bytes(out), first) if first is not None else (data, None)
+    return (bytes(out), first) if out is not None else (data, None)
 
 
 def _with_text_note(root: etree._Element, note: Diagnostic | None, line: int | None,
