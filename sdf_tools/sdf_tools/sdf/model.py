@@ -78,8 +78,11 @@ def _include(ctx: ReadContext, model: Model, el: etree._Element) -> None:
         model.models.append(inc)
 
 
-def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
-    """Read a ``<model>`` and everything below it, includes expanded."""
+def parse_model(ctx: ReadContext, el: etree._Element, nested: bool = False) -> Model:
+    """Read a ``<model>`` and everything below it, includes expanded.
+
+    ``nested``: a ``<model>`` written inside another one (see ``_check_names``).
+    """
     name = read_name(ctx, el, 'model')
     legacy_axes = ctx.version_tuple < (1, 5)
     model = Model(name, get_pose(ctx, el), version=ctx.version, loc=ctx.loc(el))
@@ -104,31 +107,34 @@ def parse_model(ctx: ReadContext, el: etree._Element) -> Model:
         elif tag == 'frame':
             model.frames.append(parse_frame(ctx, c))
         elif tag == 'model':
-            model.models.append(parse_model(ctx, c))
+            model.models.append(parse_model(ctx, c, nested=True))
         elif tag == 'include':
             _include(ctx, model, c)
         elif tag == 'plugin':
             model.plugins.append(parse_plugin(ctx, c))
         elif tag not in MODEL_CHILDREN or tag == 'gripper':
             model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
-    _check_names(ctx, model)
+    _check_names(ctx, model, nested)
     if child(el, 'link') is None and not model.links and not model.models and not model.static:
         ctx.error(ErrorCode.MODEL_WITHOUT_LINK, 'A model must have at least one link.', el)
     return model
 
 
-def _check_names(ctx: ReadContext, model: Model) -> None:
+def _check_names(ctx: ReadContext, model: Model, nested: bool = False) -> None:
     """Same-type duplicates are errors; pre-1.7 cross-type clashes are renamed.
 
     Cross-type clashes in 1.7+ files are reported by the frame graph, as
-    libsdformat does.
+    libsdformat does, except in a nested ``<model>``: libsdformat (12 and newer)
+    reads one through its spec ``ref``, which replaces the element's record of the
+    file's version with none, so it takes the pre-1.7 path and renames the clash
+    (``RANDOM_FINDINGS.md`` F4). We do the same, with the warning.
     """
     owner = f'model [{model.name}]'
     model.links = unique_by_name(ctx, 'Link', model.links, owner)
     model.joints = unique_by_name(ctx, 'Joint', model.joints, owner)
     model.frames = unique_by_name(ctx, 'Frame', model.frames, owner)
     model.models = unique_by_name(ctx, 'Model', model.models, owner)
-    if ctx.version_tuple >= (1, 7):
+    if ctx.version_tuple >= (1, 7) and not nested:
         return
     taken = {m.name for m in model.models}
     rename_clashes(ctx, 'link', model.links, '_link', taken, owner)
