@@ -123,7 +123,10 @@ def _model(g: FrameGraphs, parent_scope: str, model: Model, out: Json, world_sco
     # the first nested model's, recursively); null when that is no link.
     rel = canonical_link_relative_name(model)
     vid = g.ids.get(pre + rel) if rel else None
-    canon = pre + rel if vid is not None and g.kinds[vid] is Kind.LINK else None
+    # A canonical_link written is reported as libsdformat names it, whatever frame it
+    # names (sdf/model.py warns when that is no link).
+    canon = (pre + rel if vid is not None and (g.kinds[vid] is Kind.LINK or model.canonical_link)
+             else None)
     out['models'].append({'name': scope, 'pose': _pj(world_pose(g, g.ids.get(scope))),
                           'canonical_link': canon, 'static': model.static})
     out['links'].extend([_link(g, scope, pre, link) for link in model.links])

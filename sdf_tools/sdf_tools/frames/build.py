@@ -267,11 +267,15 @@ def _attached_edges(g: FrameGraphs, pre: str, model: Model, mf: int,
             g.add_attached_edge(mf, first)
         return
     target = ids.get(pre + canon)
-    if target is None or (model.canonical_link and g.kinds[target] is not Kind.LINK):
+    if target is None:
         _err(g, ErrorCode.MODEL_CANONICAL_LINK_INVALID,
              f'canonical_link with name[{canon}] not found in model with name[{model.name}].',
              model.loc)
         return
+    # libsdformat's frame graph takes any frame of the scope by that name (12 and newer,
+    # "in case the canonical link is an InterfaceLink") and attaches the model frame to
+    # it (a cycle if it is attached to the model frame); the reader warns that the spec
+    # wants a link (sdf/model.py, RANDOM_FINDINGS F3).
     g.add_attached_edge(mf, target)
 
 

@@ -115,9 +115,34 @@ def parse_model(ctx: ReadContext, el: etree._Element, nested: bool = False) -> M
         elif tag not in MODEL_CHILDREN or tag == 'gripper':
             model.extras.append(Extra(tag, to_xml(c), ctx.loc(c)))
     _check_names(ctx, model, nested)
+    if model.canonical_link:
+        _check_canonical_link(ctx, model, el)
     if child(el, 'link') is None and not model.links and not model.models and not model.static:
         ctx.error(ErrorCode.MODEL_WITHOUT_LINK, 'A model must have at least one link.', el)
     return model
+
+
+def _check_canonical_link(ctx: ReadContext, model: Model, el: etree._Element) -> None:
+    """Warn when ``canonical_link`` names a frame, joint or model instead of a link.
+
+    libsdformat accepts it (its frame graph attaches the model frame to whatever frame
+    has that name); the spec wants a link, and ``ign sdf -k`` refuses it in a top-level
+    or world model (``checkCanonicalLinkNames``). A name that matches nothing is the
+    frame graph's ``MODEL_CANONICAL_LINK_INVALID``.
+    """
+    *path, last = model.canonical_link.split('::')
+    scope: Model | None = model
+    for name in path:
+        scope = next((m for m in scope.models if m.name == name), None) if scope else None
+    if scope is None or any(link.name == last for link in scope.links):
+        return
+    kinds = (('frame', scope.frames), ('joint', scope.joints), ('model', scope.models))
+    kind = next((k for k, items in kinds if any(x.name == last for x in items)), None)
+    if kind is not None:
+        ctx.warn(ErrorCode.WARNING,
+                 f'canonical_link [{model.canonical_link}] of model [{model.name}] names a {kind}, '
+                 'not a link: libsdformat attaches the model frame to it; the spec wants a link, '
+                 'and `ign sdf -k` refuses it in a top-level or world model', el)
 
 
 def _check_names(ctx: ReadContext, model: Model, nested: bool = False) -> None:
