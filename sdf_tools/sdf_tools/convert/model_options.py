@@ -53,7 +53,9 @@ def _fix_to_world(model: Model, report: ConversionReport) -> None:
     name, i = 'fixed_to_world', 0
     while name in taken:
         name, i = f'fixed_to_world{i}', i + 1
-    child = model.canonical_link or model.links[0].name
+    # canonical_link may name a frame or joint (libsdformat accepts it): a link is needed.
+    names = {lk.name for lk in model.links}
+    child = model.canonical_link if model.canonical_link in names else model.links[0].name
     model.joints.append(Joint(name, 'fixed', 'world', child, loc=model.loc))
     report.add(ReportKind.ASSUMED, f'model[{model.name}]/joint[{name}]',
                f'floating_base=False: fixed joint from [world] to the root link [{child}] added',
