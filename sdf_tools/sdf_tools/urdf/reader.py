@@ -28,6 +28,7 @@ from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
 from sdf_tools.urdf.conversion import check_converted, check_massless_root, locked_joints
+from sdf_tools.urdf.gazebo_blobs import check_gazebo_blobs
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -213,6 +214,7 @@ def read_urdf_root(root: etree._Element, file: str | None
         # libsdformat's extension: <robot><origin> becomes the model's pose.
         model.pose = read_origin(ctx, root, f'robot [{name}]', '')
     _robot_gazebo(ctx, root, model)
+    check_gazebo_blobs(ctx, root)
     links, link_elements = _read_links(ctx, root, name)
     joints = _read_joints(ctx, root)
     tree = build_tree(ctx, name, link_elements, joints)

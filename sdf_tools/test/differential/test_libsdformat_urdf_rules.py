@@ -34,6 +34,13 @@ CASES = [
     ('massless_root_lumped_mass.urdf', True, None),
     # a link that is the child of two joints: libsdformat writes it twice
     ('link_with_two_parents.urdf', False, ('errors', 'DUPLICATE_NAME', 14)),
+    # <gazebo> children libsdformat copies into the converted link, joint or model are
+    # judged by the spec there; the value that fails is named at its line
+    ('gazebo_blob_link_bad_colour.urdf', False, ('errors', 'ELEMENT_INVALID', 12)),
+    ('gazebo_blob_lumped_link_bad_bool.urdf', False, ('errors', 'ELEMENT_INVALID', 11)),
+    ('gazebo_blob_joint_bad_double.urdf', False, ('errors', 'ELEMENT_INVALID', 12)),
+    ('gazebo_blob_robot_bad_bool.urdf', False, ('errors', 'ELEMENT_INVALID', 12)),
+    ('gazebo_blob_not_copied.urdf', True, None),
 ]
 
 
