@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import struct
 import subprocess
 import sys
-import threading
+import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -89,7 +90,11 @@ def check_world_models(data: bytes, source: str | None,
 
 
 class CheckWorker:
-    """A running worker process; its verdicts, gathered by a thread as they come."""
+    """A running worker process, and the verdicts it has sent so far.
+
+    Its stdout is read without blocking each time a verdict is asked for (one system
+    call per model read here): no thread, so the reader never hands the GIL over.
+    """
 
     def __init__(self, proc: subprocess.Popen[bytes], data: bytes) -> None:
         self.proc = proc
@@ -98,60 +103,67 @@ class CheckWorker:
         # Set when nothing more will come: the worker ended, failed, said nonsense, or
         # read other bytes than ours (the file changed in between).
         self.done = False
-        self._news = threading.Condition()
-        self._thread = threading.Thread(target=self._gather, name='sdf_tools spec-check worker',
-                                        daemon=True)
-        self._thread.start()
+        self._header = False
+        self._buffer = bytearray()
+        assert proc.stdout is not None
+        self._fd = proc.stdout.fileno()
+        os.set_blocking(self._fd, False)
 
     def result(self, index: int, wait: float = 0.0) -> Verdict | None:
         """The verdict on world model ``index`` if it has come (within ``wait`` seconds)."""
-        verdict = self.verdicts.get(index)
-        if verdict is None and wait > 0.0:
-            with self._news:
-                self._news.wait_for(lambda: index in self.verdicts or self.done, wait)
-            verdict = self.verdicts.get(index)
-        return verdict
+        if index not in self.verdicts and not self.done:
+            self._receive()
+            deadline = time.monotonic() + wait
+            while index not in self.verdicts and not self.done:
+                left = deadline - time.monotonic()
+                if left <= 0.0:
+                    break
+                select.select([self._fd], [], [], left)
+                self._receive()
+        return self.verdicts.get(index)
 
     def cancel(self) -> None:
-        """Stop the worker if it still runs, and the thread gathering its verdicts."""
+        """Stop the worker if it still runs."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
-        self._thread.join()
         if self.proc.stdout is not None:
             self.proc.stdout.close()
+        self.done = True
 
-    def _gather(self) -> None:
-        stream = self.proc.stdout
-        assert stream is not None
+    def _receive(self) -> None:
+        """Take in what the worker has written, without waiting for more."""
         try:
-            if _read(stream) != (_PROTOCOL, zlib.adler32(self.data), len(self.data)):
-                return  # another version of us, or the file changed
-            while (record := _read(stream)) is not None:
-                index: int
-                verdict: Verdict
-                index, verdict = record  # type: ignore[misc]
-                with self._news:
-                    self.verdicts[index] = verdict
-                    self._news.notify_all()
-        except Exception:  # noqa: BLE001  # a broken pipe, garbage: check here instead
-            pass
-        finally:
-            with self._news:
-                self.done = True  # whatever has not come will not
-                self._news.notify_all()
+            while chunk := os.read(self._fd, 1 << 20):
+                self._buffer += chunk
+            self.done = True  # end of the stream: whatever has not come will not
+        except BlockingIOError:
+            pass  # nothing more for now
+        except OSError:
+            self.done = True
+        try:
+            self._decode()
+        except Exception:  # noqa: BLE001  # garbage: check here instead
+            self.done = True
 
-
-def _read(stream: IO[bytes]) -> object:
-    """One length-prefixed pickle; None at the end of the stream."""
-    head = stream.read(_LENGTH.size)
-    if len(head) < _LENGTH.size:
-        return None
-    size, = _LENGTH.unpack(head)
-    body = stream.read(size)
-    if len(body) < size:
-        raise EOFError('the worker stopped in the middle of a verdict')
-    return pickle.loads(body)
+    def _decode(self) -> None:
+        """Turn the complete records of the buffer into verdicts."""
+        buf, pos = self._buffer, 0
+        while len(buf) - pos >= _LENGTH.size:
+            size, = _LENGTH.unpack_from(buf, pos)
+            if len(buf) - pos - _LENGTH.size < size:
+                break
+            record = pickle.loads(buf[pos + _LENGTH.size:pos + _LENGTH.size + size])
+            pos += _LENGTH.size + size
+            if not self._header:
+                if record != (_PROTOCOL, zlib.adler32(self.data), len(self.data)):
+                    self.done = True  # another version of us, or the file changed
+                    return
+                self._header = True
+                continue
+            index, verdict = record
+            self.verdicts[index] = verdict
+        del buf[:pos]
 
 
 def _write(stream: IO[bytes], value: object) -> None:
