@@ -7,7 +7,7 @@ a verdict per world model. For a large world (the N=1000 benchmark world: 13 MB,
 second core a worker process parses the same bytes and checks each top-level world
 model, exactly as the streaming reader would (same code, same parser, same order),
 while this process reads them. The worker writes each model's verdict as soon as it
-is made; :class:`CheckWorker` gathers them in a thread, and ``WorldModelStreamer``
+is made; :class:`CheckWorker` takes them in without waiting, and ``WorldModelStreamer``
 (``sdf/stream.py``) puts each in front of the model's own diagnostics, so the result
 is identical to a check made here.
 
@@ -225,9 +225,8 @@ def main(argv: list[str]) -> int:
     out.flush()
 
     def emit(index: int, verdict: Verdict) -> None:
-        # Written through stdout's buffer: the reader's thread wakes once per buffer
-        # (~25 verdicts of the bench world), not once per verdict, which would take
-        # the GIL from the reader each time.
+        # Written through stdout's buffer (~25 verdicts of the bench world at a time):
+        # fewer, larger writes for the reader to take in.
         _write(out, (index, verdict))
 
     return 0 if check_world_models(data, source, emit) else 1
