@@ -6,8 +6,8 @@ a verdict per world model. For a large world (the N=1000 benchmark world: 13 MB,
 355,000 elements) the check costs about a third of the load, so on a machine with a
 second core a worker process parses the same bytes and checks each top-level world
 model, exactly as the streaming reader would (same code, same parser, same order),
-while this process reads them. The worker writes each model's verdict as soon as it
-is made; :class:`CheckWorker` takes them in without waiting, and ``WorldModelStreamer``
+while this process reads them. The worker writes the verdicts as it makes them;
+:class:`CheckWorker` takes them in without waiting, and ``WorldModelStreamer``
 (``sdf/stream.py``) puts each in front of the model's own diagnostics, so the result
 is identical to a check made here.
 
