@@ -29,6 +29,7 @@ from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
 from sdf_tools.urdf.conversion import check_converted, check_massless_root, locked_joints
 from sdf_tools.urdf.gazebo_blobs import check_gazebo_blobs
+from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -227,6 +228,7 @@ def read_urdf_root(root: etree._Element, file: str | None
             ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
                      f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
     _as_converted(ctx, model, tree, joints, link_elements)
+    check_gazebo_entities(ctx, root, model)
     return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
 
 
