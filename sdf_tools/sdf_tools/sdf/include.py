@@ -66,7 +66,7 @@ def _locate(ctx: ReadContext, inc: etree._Element) -> Path | None:
         ctx.error(ErrorCode.URI_LOOKUP, f'Unable to find uri[{uri}]', uri_el)
         return None
     if path.is_dir():
-        found = model_file_in_dir(path, sdf_fallback=False)
+        found = model_file_in_dir(path, sdf_fallback=False, must_exist=False)
         if found is None:
             ctx.error(ErrorCode.URI_LOOKUP,
                       f'Unable to resolve uri[{uri}] to model path [{path}] since it does not '
@@ -175,7 +175,8 @@ def load_include(ctx: ReadContext, inc: etree._Element) -> Included | None:
         doc, diags = _read_with_params(ctx, path, params, (*ctx.include_stack, key))
     ctx.diagnostics.extend(diags)
     if doc is None or doc.format != 'sdf':
-        ctx.error(ErrorCode.FILE_READ, f'Unable to read file[{path}]', inc)
+        # At the <uri>, as libsdformat; a model.config naming a missing file lands here too.
+        ctx.error(ErrorCode.FILE_READ, f'Unable to read file[{path}]', child(inc, 'uri'))
         return None
     tops: list[Included] = [t for t in (doc.model, doc.actor, doc.light) if t is not None]
     if not tops:

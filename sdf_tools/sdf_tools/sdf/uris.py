@@ -78,7 +78,8 @@ def resolve_uri(uri: str, base_dir: Path | None, env: dict[str, str] | None = No
     return None
 
 
-def model_file_in_dir(directory: Path, *, sdf_fallback: bool = True) -> Path | None:
+def model_file_in_dir(directory: Path, *, sdf_fallback: bool = True,
+                      must_exist: bool = True) -> Path | None:
     """Pick the SDFormat file of a model directory from its ``model.config``.
 
     The highest ``<sdf version>`` we support wins, as libsdformat picks the
@@ -86,6 +87,8 @@ def model_file_in_dir(directory: Path, *, sdf_fallback: bool = True) -> Path | N
     ``manifest.xml`` is read instead (as libsdformat does); without either,
     ``model.sdf`` is used when ``sdf_fallback`` (the command line and the
     spawner are lenient), else there is no file (libsdformat's ``<include>``).
+    With ``must_exist`` False, the file the config names is returned even when it is
+    not there: libsdformat's ``<include>`` then fails to read it (``FILE_READ``).
     """
     config = directory / 'model.config'
     if not config.is_file():
@@ -114,4 +117,4 @@ def model_file_in_dir(directory: Path, *, sdf_fallback: bool = True) -> Path | N
     if chosen is None:
         return None
     path = directory / chosen
-    return path if path.is_file() else None
+    return path if path.is_file() or not must_exist else None

@@ -45,6 +45,8 @@ INVALID = [
     ('include_at_root_and_model.sdf', 'ELEMENT_INCORRECT_TYPE', 6),
     # <include> of a directory needs model.config or manifest.xml
     ('include_dir_without_config.sdf', 'URI_LOOKUP', 5),
+    # ... and a model.config naming a file that is not there cannot be read (at the <uri>)
+    ('include_config_names_missing_file.sdf', 'FILE_READ', 7),
     # merge-include into a world is SDFormat 1.10+ (libsdformat 12 refuses it)
     ('world_merge_include_1_9.sdf', 'MERGE_INCLUDE_UNSUPPORTED', 4),
     # <experimental:params> (ParamPassing.cc): each broken instruction, at its line
