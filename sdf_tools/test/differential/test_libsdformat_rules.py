@@ -94,6 +94,8 @@ VALID = [
     'flattened_1_7_root_model_kept.sdf',
     # an actor without <skin>, a <skin> or <animation> without <filename>: '__default__'
     'actor_default_files.sdf',
+    # required children are those of the converted (1.9) document: a 1.4 joint without <axis>
+    'joint_1_4_without_axis.sdf',
 ]
 
 
@@ -130,6 +132,13 @@ def test_actor_files_default_as_libsdformat_reads_them() -> None:
         assert actors['no_skin']['skin'] == '__default__'
         assert actors['no_skin']['animations'][0]['filename'] == '__default__'
         assert actors['skin_without_filename']['skin'] == '__default__'
+
+
+def test_required_children_are_judged_after_the_conversion() -> None:
+    ours = ours_report(DATA / 'joint_1_4_without_axis.sdf')
+    assert ours['valid'], ours['errors']
+    # 1.4 requires <velocity_decay>; libsdformat 12 reads the 1.9 document and adds nothing
+    assert not [w for w in ours['warnings'] if 'velocity_decay' in w['message']], ours['warnings']
 
 
 def test_infinite_limits_are_unbounded() -> None:

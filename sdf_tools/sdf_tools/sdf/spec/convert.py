@@ -6,8 +6,10 @@ is parsed by its 1.9 type, and one the conversion removes (``use_parent_model_fr
 of 1.6, for one) is never parsed at all: ``yes`` there is no error. We keep checking
 the document's structure against its own version (an element 1.6 does not know is
 unknown in a 1.6 file) and take each value's type from the 1.9 element at the same
-place; where 1.9 has none, the value is not checked. Renames and moves of the
-conversion are not followed: such an element keeps its own version's rules.
+place; where 1.9 has none, the value is not checked. Whether an element is required
+comes from 1.9 as well (libsdformat adds or refuses missing ones after converting).
+Renames and moves of the conversion are not followed: such an element keeps its own
+version's rules.
 """
 from __future__ import annotations
 
@@ -40,6 +42,9 @@ def _adopt(o: ElementSpec, n: ElementSpec | None) -> None:
         o.attributes = {k: AttributeSpec(k, 'string', a.default, False) for k, a in o.attributes.items()}
     else:
         o.type, o.default, o.bounds, o.value_required = n.type, n.default, n.bounds, n.value_required
+        # Whether it must be there is judged after the conversion too: a 1.4 <joint>
+        # without <axis> (required in 1.4, not in 1.9) is read as libsdformat reads it.
+        o.required = n.required
         o.attributes = {k: n.attributes.get(k) or AttributeSpec(k, 'string', a.default, False)
                         for k, a in o.attributes.items()}
     derive(o)
