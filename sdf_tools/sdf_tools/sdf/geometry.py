@@ -1,6 +1,8 @@
 """``<geometry>``: the eleven shape kinds of the spec and their fields."""
 from __future__ import annotations
 
+import math
+
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
@@ -40,6 +42,12 @@ def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
                 pts.append([vals[0], vals[1]])
         lines.append({'height': get_float(ctx, pl, 'height', 1.0), 'points': pts})
     return lines
+
+
+def _unit(v: tuple[float, ...]) -> list[float]:
+    """A plane's normal as libsdformat's ``Plane`` keeps it: normalised (zero stays zero)."""
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v] if n > 0 else list(v)
 
 
 def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
@@ -84,7 +92,7 @@ def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
     elif kind == 'ellipsoid':
         p = {'radii': list(get_vec(ctx, s, 'radii', (1.0, 1.0, 1.0)))}
     elif kind == 'plane':
-        p = {'normal': list(get_vec(ctx, s, 'normal', (0.0, 0.0, 1.0))),
+        p = {'normal': _unit(get_vec(ctx, s, 'normal', (0.0, 0.0, 1.0))),
              'size': list(get_vec(ctx, s, 'size', (1.0, 1.0)))}
     elif kind == 'mesh':
         p = _mesh(ctx, s)

@@ -96,6 +96,8 @@ VALID = [
     'actor_default_files.sdf',
     # required children are those of the converted (1.9) document: a 1.4 joint without <axis>
     'joint_1_4_without_axis.sdf',
+    # a plane's normal is kept normalised
+    'plane_normal_not_unit.sdf',
 ]
 
 
