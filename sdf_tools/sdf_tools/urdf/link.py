@@ -92,10 +92,16 @@ class _ShapeUnusableError(Exception):
     """A visual or collision whose geometry urdfdom cannot read."""
 
 
-def _dropped(ctx: ReadContext, el: etree._Element, link: str, kind: str) -> None:
+def _dropped(ctx: ReadContext, el: etree._Element, link: str, kind: str,
+             why: str = 'after one it cannot read') -> None:
     ctx.warn(ErrorCode.WARNING,
              f"{kind} of link [{link}] is skipped: urdfdom (libsdformat's URDF reader) stops "
-             f"reading a link's shapes after one it cannot read", el)
+             f"reading a link's shapes {why}", el)
+
+
+def _cut_short(ie: etree._Element | None) -> bool:
+    """An ``<inertial>`` urdfdom stops reading (no mass or inertia): it ends the link too."""
+    return ie is not None and (first_child(ie, 'mass') is None or first_child(ie, 'inertia') is None)
 
 
 class Materials:
@@ -190,13 +196,16 @@ def read_link(ctx: ReadContext, el: etree._Element, materials: Materials) -> Lin
                  'inertia, but libsdformat drops such a link, its parent joint and its whole '
                  'subtree when it converts the URDF (unless fixed-joint lumping gives it mass)',
                  el)
-    stop_all = False
+    # urdfdom reads the inertial first and leaves the link there when it is cut short:
+    # the link keeps what was read, without visuals or collisions.
+    stop_all = _cut_short(ie)
+    why = 'after an <inertial> it stopped reading' if stop_all else 'after one it cannot read'
     for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
         seen: set[str] = set()
         shapes = [x for x in el if x.tag == kind]
         for index, c in enumerate(shapes):
             if stop_all:
-                _dropped(ctx, c, name, kind)
+                _dropped(ctx, c, name, kind, why)
                 continue
             try:
                 item = _shape(ctx, c, name, kind, index, materials)
