@@ -157,9 +157,10 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
             if j.name in lumped:
                 lumped_links.add(j.child)
     for link in model.links:
-        if link.inertial is None:
+        if link.inertial is None and link.name in lumped_links:
             continue
-        own_ok = inertia_is_valid(link.inertial.mass, link.inertial.inertia)
+        # A link without <inertial> is judged too when lumped links give it one.
+        own_ok = link.inertial is None or inertia_is_valid(link.inertial.mass, link.inertial.inertia)
         if link.name in lumped_links:
             if not own_ok:
                 ctx.warn(ErrorCode.LINK_INERTIA_INVALID,

@@ -34,6 +34,8 @@ CASES = [
     ('massless_single_link.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 3)),
     # ... unless lumping its fixed children gives it mass
     ('massless_root_lumped_mass.urdf', True, None),
+    # ... and that lumped sum is judged at the link without <inertial>
+    ('massless_root_lumped_bad_inertia.urdf', False, ('errors', 'LINK_INERTIA_INVALID', 4)),
     # a link that is the child of two joints: libsdformat writes it twice
     ('link_with_two_parents.urdf', False, ('errors', 'DUPLICATE_NAME', 14)),
     # <gazebo> children libsdformat copies into the converted link, joint or model are
