@@ -1,8 +1,6 @@
 """``<joint>`` and its ``<axis>``/``<axis2>``; ``<frame>``."""
 from __future__ import annotations
 
-import math
-
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
@@ -12,7 +10,6 @@ from sdf_tools.sdf.link import parse_sensor
 from sdf_tools.sdf.names import read_name
 from sdf_tools.sdf.values import (
     children,
-    float_value,
     floats_by_tag,
     get_float,
     get_pose,
@@ -36,45 +33,6 @@ _LIMIT_DEFAULTS = {'lower': -1e16, 'upper': 1e16, 'effort': -1.0, 'velocity': -1
                    'stiffness': 1e8, 'dissipation': 1.0}
 _DYNAMICS_DEFAULTS = {'damping': 0.0, 'friction': 0.0, 'spring_reference': 0.0,
                       'spring_stiffness': 0.0}
-
-
-_INFINITY = frozenset({'inf', '+inf', 'infinity', '+infinity'})
-
-
-def _infinity(text: str | None) -> float | None:
-    """Return +-inf for an infinity spelled out (``inf``, ``-Infinity``), else None.
-
-    Every libsdformat version reads these as doubles; a number too large for a
-    double (``1e400``) it refuses, and so do we.
-    """
-    t = (text or '').strip().lower()
-    if t in _INFINITY:
-        return math.inf
-    if t[:1] == '-' and t[1:] in _INFINITY:
-        return -math.inf
-    return None
-
-
-def _read_limit(ctx: ReadContext, lim: etree._Element) -> dict[str, float]:
-    """Read ``<limit>``: numbers as everywhere, and infinite bounds as libsdformat does.
-
-    One pass over the children (as ``floats_by_tag``); the first child of a tag counts.
-    """
-    out = dict(_LIMIT_DEFAULTS)
-    seen: set[str] = set()
-    for c in lim[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
-        tag = c.tag  # a comment's is not a str, and so not in the defaults
-        if tag not in out or tag in seen:
-            continue
-        seen.add(tag)
-        text = c.text
-        if text and ('n' in text or 'N' in text):  # maybe 'inf' (tested in C)
-            value = _infinity(text)
-            if value is not None:
-                out[tag] = value
-                continue
-        out[tag] = float_value(ctx, c, _LIMIT_DEFAULTS[tag])
-    return out
 
 
 def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool,
@@ -109,7 +67,7 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
                  f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
                  'and unlimited effort and velocity', el)
     if lim is not None:
-        li = _read_limit(ctx, lim)
+        li = floats_by_tag(ctx, lim, _LIMIT_DEFAULTS, infinite=True)  # inf bounds as libsdformat
         axis.lower, axis.upper = li['lower'], li['upper']
         axis.effort, axis.velocity = li['effort'], li['velocity']
         axis.stiffness, axis.dissipation = li['stiffness'], li['dissipation']

@@ -122,13 +122,15 @@ def float_value(ctx: ReadContext, el: etree._Element, default: float) -> float:
     return vals[0] if vals else default
 
 
-def floats_by_tag(ctx: ReadContext, el: etree._Element, defaults: dict[str, float]) -> dict[str, float]:
+def floats_by_tag(ctx: ReadContext, el: etree._Element, defaults: dict[str, float],
+                  infinite: bool = False) -> dict[str, float]:
     """Read the number children of ``el`` named in ``defaults`` in one pass.
 
     Absent or empty children keep their default; the first child of a tag
     counts, as with ``get_float``. One pass over ``el`` instead of a lookup
     per tag matters for elements every link and joint has (``<inertia>``,
-    ``<limit>``, ``<dynamics>``).
+    ``<limit>``, ``<dynamics>``). ``infinite``: an infinity spelled out
+    (``inf``, ``-Infinity``) is read as one (joint limits, see ``infinity``).
     """
     out = dict(defaults)
     seen: set[str] = set()
@@ -136,8 +138,31 @@ def floats_by_tag(ctx: ReadContext, el: etree._Element, defaults: dict[str, floa
         tag = c.tag  # a comment's is not a str, and so not in defaults
         if tag in defaults and tag not in seen:
             seen.add(tag)
+            if infinite:
+                text = c.text
+                value = infinity(text) if text and ('n' in text or 'N' in text) else None
+                if value is not None:
+                    out[tag] = value
+                    continue
             out[tag] = float_value(ctx, c, defaults[tag])
     return out
+
+
+_INFINITY = frozenset({'inf', '+inf', 'infinity', '+infinity'})
+
+
+def infinity(text: str | None) -> float | None:
+    """Return +-inf for an infinity spelled out (``inf``, ``-Infinity``), else None.
+
+    Every libsdformat version reads these as doubles in a joint's limits; a number
+    too large for a double (``1e400``) it refuses, and so do we.
+    """
+    t = (text or '').strip().lower()
+    if t in _INFINITY:
+        return math.inf
+    if t[:1] == '-' and t[1:] in _INFINITY:
+        return -math.inf
+    return None
 
 
 def get_int(ctx: ReadContext, parent: Parent, tag: str, default: int) -> int:
