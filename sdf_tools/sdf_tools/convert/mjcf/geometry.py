@@ -44,6 +44,7 @@ from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, pose_attrs, s
 from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
+from sdf_tools.model.material import rgba
 from sdf_tools.transform import IDENTITY, Transform
 
 PLANE_THICKNESS = 0.01  # m
@@ -223,13 +224,9 @@ def _rgba(extra: Extra) -> tuple[float, ...] | None:
     el = etree.fromstring(extra.xml)
     for tag in ('diffuse', 'ambient'):
         child = el.find(tag)
-        if child is not None and child.text:
-            try:
-                v = [float(x) for x in child.text.split()]
-            except ValueError:
-                continue
-            if len(v) in (3, 4):
-                return tuple(v + [1.0] * (4 - len(v)))
+        color = rgba(child.text) if child is not None else None
+        if color is not None:
+            return color
     return None
 
 

@@ -35,6 +35,7 @@ from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
+from sdf_tools.model.material import rgba
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.transform import IDENTITY, Transform
 
@@ -158,26 +159,16 @@ def _pieces(g: Geometry | None, ctx: ShapeContext, label: str, loc: Loc | None) 
     return pieces
 
 
-def _color(text: str | None) -> tuple[float, float, float, float] | None:
-    try:
-        values = [float(v) for v in (text or '').split()]
-    except ValueError:
-        return None
-    if len(values) == 3:
-        values.append(1.0)
-    return (values[0], values[1], values[2], values[3]) if len(values) == 4 else None
-
-
 def _material(extra: Extra, ctx: ShapeContext, label: str, name: str) -> UMaterial | None:
     el = etree.fromstring(extra.xml)
-    colours = {c.tag: _color(c.text) for c in el if c.tag in ('diffuse', 'ambient')}
-    rgba = colours.get('diffuse') or colours.get('ambient')
+    colours = {c.tag: rgba(c.text) for c in el if c.tag in ('diffuse', 'ambient')}
+    color = colours.get('diffuse') or colours.get('ambient')
     lost = sorted({str(c.tag) for c in el if isinstance(c.tag, str)} - {'diffuse', 'ambient'})
     if lost:
         ctx.report.add(ReportKind.DROPPED, f'{label}/material',
                        f'URDF materials hold a colour only: {", ".join(lost)} lost',
                        *where(extra.loc))
-    return UMaterial(f'{ctx.link}__{name}', rgba) if rgba is not None else None
+    return UMaterial(f'{ctx.link}__{name}', color) if color is not None else None
 
 
 def _item(item: Visual | Collision, kind: str, ctx: ShapeContext) -> list[UShape]:

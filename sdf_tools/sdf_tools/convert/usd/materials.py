@@ -21,8 +21,10 @@ from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
 
 from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Extra, Model
+from sdf_tools.model.material import Rgba, material_color, named_colors, parse_material
 
-Rgba = tuple[float, float, float, float]
+__all__ = ['PhysicsMaterials', 'Rgba', 'friction', 'gazebo_friction', 'robot_materials',
+           'set_color', 'visual_color']
 
 
 def _parse(xml: str) -> etree._Element | None:
@@ -32,37 +34,20 @@ def _parse(xml: str) -> etree._Element | None:
         return None
 
 
-def _rgba(text: str | None) -> Rgba | None:
-    try:
-        v = [float(x) for x in (text or '').split()]
-    except ValueError:
-        return None
-    if len(v) == 3:
-        v.append(1.0)
-    return (v[0], v[1], v[2], v[3]) if len(v) == 4 else None
-
-
 def _where(extra: Extra) -> tuple[str | None, int | None]:
     return (extra.loc.file, extra.loc.line) if extra.loc else (None, None)
 
 
 def robot_materials(model: Model) -> dict[str, Rgba]:
-    """Return the colours of a URDF robot's named top-level materials."""
-    table: dict[str, Rgba] = {}
-    for extra in model.extras:
-        el = _parse(extra.xml) if extra.tag == 'material' else None
-        if el is not None and el.get('name'):
-            c = el.find('color')
-            table[el.get('name', '')] = _rgba(c.get('rgba') if c is not None else None) or \
-                (0.0, 0.0, 0.0, 1.0)
-    return table
+    """Return the colours of a URDF robot's named top-level materials (black without one)."""
+    return named_colors(model.extras, default=(0.0, 0.0, 0.0, 1.0))
 
 
 def visual_color(extras: list[Extra], table: dict[str, Rgba], label: str,
                  report: ConversionReport) -> Rgba | None:
     """Return the colour of a visual's ``<material>`` (SDFormat or URDF form), if any."""
     for extra in extras:
-        el = _parse(extra.xml) if extra.tag == 'material' else None
+        el = parse_material(extra)
         if el is None:
             continue
         lost = sorted({str(c.tag) for c in el if isinstance(c.tag, str)} -
@@ -70,15 +55,9 @@ def visual_color(extras: list[Extra], table: dict[str, Rgba], label: str,
         if lost:
             report.add(ReportKind.DROPPED, f'{label}/material',
                        f'only the colour is written: <{">, <".join(lost)}> lost', *_where(extra))
-        for tag in ('diffuse', 'ambient'):
-            found = el.find(tag)
-            if found is not None and _rgba(found.text):
-                return _rgba(found.text)
-        c = el.find('color')
-        if c is not None and _rgba(c.get('rgba')):
-            return _rgba(c.get('rgba'))
-        if el.get('name') in table:
-            return table[el.get('name', '')]
+        color = material_color(el, table)
+        if color is not None:
+            return color
     return None
 
 
