@@ -7,7 +7,7 @@ Our model keeps every link; these checks reproduce libsdformat's verdict.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from lxml import etree
@@ -23,16 +23,21 @@ from sdf_tools.transform import IDENTITY, Transform
 _KEEP_TAGS = ('preserveFixedJoint', 'disableFixedJointLumping')
 
 
-def _switches(model: Model) -> dict[str, set[str]]:
-    """Joints named by each lumping switch of a ``<gazebo reference>`` block."""
-    out: dict[str, set[str]] = {tag: set() for tag in _KEEP_TAGS}
+def _gazebo_blocks(model: Model) -> Iterator[etree._Element]:
+    """The robot's ``<gazebo>`` blocks, parsed (kept verbatim by the reader)."""
     for extra in model.extras:
         if extra.tag != 'gazebo':
             continue
         try:
-            el = etree.fromstring(extra.xml)
+            yield etree.fromstring(extra.xml)
         except etree.XMLSyntaxError:
             continue
+
+
+def _switches(model: Model) -> dict[str, set[str]]:
+    """Joints named by each lumping switch of a ``<gazebo reference>`` block."""
+    out: dict[str, set[str]] = {tag: set() for tag in _KEEP_TAGS}
+    for el in _gazebo_blocks(model):
         ref = el.get('reference')
         for c in el:
             if ref and c.tag in out and parse_bool_text(c.text or ''):
@@ -53,17 +58,7 @@ def locked_joints(model: Model) -> set[str]:
 
 def _gazebo_references(model: Model) -> set[str]:
     """Every name a ``<gazebo reference="...">`` block of the robot names."""
-    out: set[str] = set()
-    for extra in model.extras:
-        if extra.tag != 'gazebo':
-            continue
-        try:
-            ref = etree.fromstring(extra.xml).get('reference')
-        except etree.XMLSyntaxError:
-            continue
-        if ref:
-            out.add(ref)
-    return out
+    return {ref for el in _gazebo_blocks(model) if (ref := el.get('reference'))}
 
 
 def axis_given_joints(model: Model) -> set[str]:
@@ -106,18 +101,7 @@ def as_written(model: Model) -> Callable[[Joint], Joint]:
 
 def preserved_joints(model: Model) -> set[str]:
     """Joints a ``<gazebo reference>`` block tells libsdformat not to lump."""
-    out: set[str] = set()
-    for extra in model.extras:
-        if extra.tag != 'gazebo':
-            continue
-        try:
-            el = etree.fromstring(extra.xml)
-        except etree.XMLSyntaxError:
-            continue
-        ref = el.get('reference')
-        if ref and any(parse_bool_text(c.text or '') for c in el if c.tag in _KEEP_TAGS):
-            out.add(ref)
-    return out
+    return set().union(*_switches(model).values())
 
 
 def lumped_joints(model: Model) -> set[str]:
