@@ -224,7 +224,7 @@ def test_a_model_too_long_for_one_command_line_is_sent_as_a_file(gz: GzBackend) 
 
 def test_the_command_line_spawns_lists_and_deletes(gz: GzBackend, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(['spawn', str(DATA / 'rover.urdf.xacro'), 'robot_name:=cli_bot', '--backend', 'gz_cli',
-                 '-x', '-4', '-Y', '1.5', '--timeout', '3']) == 0
+                 '-x', '-4', '-Y', '1.5', '--timeout', '10']) == 0
     assert 'spawned [cli_bot]' in capsys.readouterr().out
     assert main(['list', '--json', '--backend', 'gz_cli']) == 0
     listed = {e['name']: e for e in json.loads(capsys.readouterr().out)['entities']}
