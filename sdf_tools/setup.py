@@ -5,10 +5,15 @@
   scripts into `lib/sdf_tools/`, where `ros2 run sdf_tools ...` finds them.
 - `pip install ./sdf_tools` installs the same Python package with its dependencies; the console
   scripts then go to the environment's `bin/`.
+- With SDF_TOOLS_COMPILE=1 (and mypy installed: `pip install --no-build-isolation`, or colcon
+  in an environment that has it) the loader's hot modules are also compiled by mypyc from the
+  same source (sdf_tools/_native.py lists them and says why); without it the package is pure
+  Python, and behaves the same.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from glob import glob
 
@@ -33,6 +38,22 @@ def package_files(*subdirs: str) -> list[str]:
 def share_files(pattern: str) -> list[str]:
     """Return the files matching a glob relative to this folder (sorted, no folders)."""
     return sorted(path for path in glob(pattern) if os.path.isfile(path))
+
+
+def compiled_modules() -> list:
+    """The hot modules as mypyc extensions when SDF_TOOLS_COMPILE=1, else none."""
+    if os.environ.get('SDF_TOOLS_COMPILE') != '1':
+        return []
+    from mypyc.build import mypycify  # mypy's compiler: only needed for this build
+
+    # _native.py imports only the standard library: read its module list without the package.
+    spec = importlib.util.spec_from_file_location(
+        '_sdf_tools_native', os.path.join(HERE, PACKAGE_NAME, '_native.py'))
+    assert spec is not None and spec.loader is not None
+    native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(native)
+    os.chdir(HERE)  # mypyc takes paths relative to the package root and reads pyproject.toml
+    return mypycify([f'{PACKAGE_NAME}/{m}.py' for m in native.MODULES], opt_level='3')
 
 
 setup(
@@ -70,6 +91,7 @@ setup(
                     # `sdf_tools convert --from mjcf` reads MJCF through mujoco.MjSpec
                     # (the MJCF exporter itself needs only lxml)
                     'mjcf': ['mujoco>=3.3,<4', 'pycollada>=0.8']},
+    ext_modules=compiled_modules(),
     zip_safe=False,
     classifiers=[
         'Programming Language :: Python :: 3',

@@ -1,33 +1,26 @@
 """Rigid transforms: the one place poses are composed.
 
-Rotations come from transforms3d (Euler angles, quaternions); composition is
-done here on plain floats because it is the hot path of frame resolution
-(a 10,000-link world composes tens of thousands of poses) and numpy's
+Rotations are converted with transforms3d's formulas (Euler angles, quaternions);
+composition is done here on plain floats because it is the hot path of frame
+resolution (a 10,000-link world composes tens of thousands of poses) and numpy's
 per-call overhead would dominate there.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-
-# transforms3d imports numpy (~0.09 s), which a process that never converts a rotation
-# (the spec-check worker of sdf/spec/parallel.py) should not pay for: the first call of
-# each function below imports it and rebinds both names to transforms3d's own.
-def euler2quat(ai: float, aj: float, ak: float, axes: str = 'sxyz') -> Any:
-    return _transforms3d().euler2quat(ai, aj, ak, axes)
+from typing import Any, cast
 
 
 def quat2euler(quaternion: Any, axes: str = 'sxyz') -> Any:
-    return _transforms3d().quat2euler(quaternion, axes)
+    """transforms3d's ``quat2euler``, imported on first use.
 
-
-def _transforms3d() -> Any:
-    global euler2quat, quat2euler
-    from transforms3d import euler
-    euler2quat, quat2euler = euler.euler2quat, euler.quat2euler
-    return euler
+    transforms3d imports numpy, which starts its BLAS threads; the loader does without it
+    (``rpy_quat`` below, ``sdf/link.py``) and so runs single-threaded, where glibc's malloc
+    takes no locks, and the spec-check worker (``sdf/spec/parallel.py``) starts faster.
+    """
+    from transforms3d.euler import quat2euler as convert
+    return convert(quaternion, axes)
 
 
 Vec3 = tuple[float, float, float]
@@ -60,6 +53,21 @@ def rotate(q: Quat, v: Vec3) -> Vec3:
     )
 
 
+def rpy_quat(roll: float, pitch: float, yaw: float) -> Quat:
+    """The quaternion of fixed-axis roll, pitch, yaw: ``euler2quat(roll, pitch, yaw, 'sxyz')``.
+
+    transforms3d's own arithmetic for these axes (the same operations in the same order, so
+    the same bits; ``test_transform.py`` compares them), without its axis-table lookups and
+    the numpy array: every rotated ``<pose>`` of a large world comes through here.
+    """
+    ai, aj, ak = roll / 2.0, pitch / 2.0, yaw / 2.0
+    ci, si = math.cos(ai), math.sin(ai)
+    cj, sj = math.cos(aj), math.sin(aj)
+    ck, sk = math.cos(ak), math.sin(ak)
+    cc, cs, sc, ss = ci * ck, ci * sk, si * ck, si * sk
+    return (cj * cc + sj * ss, cj * sc - sj * cs, cj * ss + sj * cc, cj * cs - sj * sc)
+
+
 def normalize_quat(q: Quat) -> Quat:
     """Return ``q`` scaled to unit length (identity for a zero quaternion)."""
     n = math.sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3])
@@ -75,16 +83,32 @@ class Transform:
     p: Vec3 = (0.0, 0.0, 0.0)
     q: Quat = (1.0, 0.0, 0.0, 0.0)
 
+    # Written out (dataclass keeps a class's own __init__): compiled by mypyc
+    # (sdf_tools/_native.py) it is native code that sets the fields directly, three times
+    # quicker than the generated one, which stays interpreted there. As Python it does
+    # what the generated one does for a frozen class.
+    def __init__(self, p: Vec3 = (0.0, 0.0, 0.0), q: Quat = (1.0, 0.0, 0.0, 0.0)) -> None:
+        if _COMPILED:
+            self.p = p  # type: ignore[misc]  # frozen for everyone else
+            self.q = q  # type: ignore[misc]
+        else:
+            object.__setattr__(self, 'p', p)
+            object.__setattr__(self, 'q', q)
+
     @staticmethod
     def from_xyz_rpy(xyz: Vec3, rpy: Vec3) -> Transform:
         """Build from a position and fixed-axis roll, pitch, yaw (radians)."""
-        w, x, y, z = euler2quat(rpy[0], rpy[1], rpy[2], 'sxyz').tolist()
-        return Transform(xyz, (w, x, y, z))  # euler2quat gives a unit quaternion
+        return Transform(xyz, rpy_quat(rpy[0], rpy[1], rpy[2]))  # a unit quaternion
 
     @staticmethod
     def from_xyz_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> Transform:
         """Build from a position and an ``x y z w`` quaternion (normalised here)."""
         return Transform(xyz, normalize_quat((xyzw[3], xyzw[0], xyzw[1], xyzw[2])))
+
+    def __reduce__(self) -> tuple[type[Transform], tuple[Vec3, Quat]]:
+        # copy, deepcopy and pickle rebuild it through the constructor: a frozen class
+        # compiled by mypyc (sdf_tools/_native.py) refuses the attribute-by-attribute way.
+        return (Transform, (self.p, self.q))
 
     def __mul__(self, other: Transform) -> Transform:
         """Compose: ``X_AC = X_AB * X_BC``."""
@@ -98,14 +122,18 @@ class Transform:
         tz = 2.0 * (x * vy - y * vx)
         px, py, pz = self.p
         bw, bx, by, bz = other.q
+        p = (px + (vx + w * tx + (y * tz - z * ty)),
+             py + (vy + w * ty + (z * tx - x * tz)),
+             pz + (vz + w * tz + (x * ty - y * tx)))
+        q = (w * bw - x * bx - y * by - z * bz,
+             w * bx + x * bw + y * bz - z * by,
+             w * by - x * bz + y * bw + z * bx,
+             w * bz + x * by - y * bx + z * bw)
+        if _COMPILED:
+            return Transform(p, q)  # a native class: its constructor is the fast way
         out = _new_transform(Transform)
-        _set_p(out, (px + (vx + w * tx + (y * tz - z * ty)),
-                     py + (vy + w * ty + (z * tx - x * tz)),
-                     pz + (vz + w * tz + (x * ty - y * tx))))
-        _set_q(out, (w * bw - x * bx - y * by - z * bz,
-                     w * bx + x * bw + y * bz - z * by,
-                     w * by - x * bz + y * bw + z * bx,
-                     w * bz + x * by - y * bx + z * bw))
+        _set_p(out, p)
+        _set_q(out, q)
         return out
 
     def inverse(self) -> Transform:
@@ -166,9 +194,12 @@ class Transform:
 # A product is built by setting its two slots directly: the frozen dataclass
 # __init__ goes through object.__setattr__ per field, 40% of the cost of
 # making one, and a large world makes tens of thousands.
+# (Compiled by mypyc, see sdf_tools/_native.py, Transform is a native class: there its
+# constructor is fast, and neither object.__new__ nor the slots exist.)
+_COMPILED = not __file__.endswith('.py')
 _new_transform = object.__new__
-_set_p = Transform.__dict__['p'].__set__  # the slots' descriptors
-_set_q = Transform.__dict__['q'].__set__
+_set_p: Any = None if _COMPILED else cast(Any, Transform).__dict__['p'].__set__  # the slots'
+_set_q: Any = None if _COMPILED else cast(Any, Transform).__dict__['q'].__set__  # descriptors
 
 _sqrt = math.sqrt  # a global name, looked up faster than an attribute
 

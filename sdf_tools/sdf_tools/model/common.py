@@ -19,6 +19,15 @@ class Loc:
     line: int | None = None
     xml_path: str | None = None
 
+    # Written out (dataclass keeps a class's own __init__), as in RawPose: the same in
+    # Python, and compiled by mypyc (sdf_tools/_native.py) it is native code, three times
+    # quicker than the generated one, which stays interpreted there.
+    def __init__(self, file: str | None = None, line: int | None = None,
+                 xml_path: str | None = None) -> None:
+        self.file = file
+        self.line = line
+        self.xml_path = xml_path
+
 
 @dataclass(slots=True, unsafe_hash=True)
 class RawPose:
@@ -36,6 +45,16 @@ class RawPose:
     degrees: bool = False
     loc: Loc | None = None
 
+    def __init__(self, value: Transform = IDENTITY, relative_to: str = '', text: str = '',
+                 rotation_format: str = 'euler_rpy', degrees: bool = False,
+                 loc: Loc | None = None) -> None:
+        self.value = value
+        self.relative_to = relative_to
+        self.text = text
+        self.rotation_format = rotation_format
+        self.degrees = degrees
+        self.loc = loc
+
 
 @dataclass(frozen=True)
 class Extra:
@@ -47,3 +66,8 @@ class Extra:
     tag: str
     xml: str
     loc: Loc | None = None
+
+    def __reduce__(self) -> tuple[type[Extra], tuple[str, str, Loc | None]]:
+        # copy, deepcopy and pickle rebuild it through the constructor: a frozen class
+        # compiled by mypyc (sdf_tools/_native.py) refuses the attribute-by-attribute way.
+        return (Extra, (self.tag, self.xml, self.loc))

@@ -14,6 +14,7 @@ from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec import SPEC_VERSIONS
 from sdf_tools.sdf.spec.check import check_root
 from sdf_tools.sdf.stream import read_world_models
+from sdf_tools.sdf.values import kids
 from sdf_tools.sdf.world import parse_actor, parse_world
 from sdf_tools.xmlsafe import line_of, parse_file
 
@@ -42,7 +43,7 @@ def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[s
                  f'({", ".join(SUPPORTED_VERSIONS)}); read with the {SPEC_VERSIONS[-1]} spec', root)
     check_root(ctx, root)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
-    worlds = [c for c in root if c.tag == 'world']
+    worlds = [c for c in kids(root) if c.tag == 'world']
     for w in worlds:
         world = parse_world(ctx, w)
         if any(x.name == world.name for x in doc.worlds):
@@ -63,7 +64,7 @@ def _root_items(ctx: ReadContext, root: etree._Element
     """
     items: dict[str, list[tuple[Model | Light | Actor, etree._Element]]] = {
         'model': [], 'light': [], 'actor': []}
-    for c in root:
+    for c in kids(root):
         tag = c.tag
         item: Model | Light | Actor | None = None
         if tag == 'model':

@@ -52,7 +52,7 @@ def _unit(v: tuple[float, ...]) -> list[float]:
 
 def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
     """Read a ``<geometry>``; an unknown or missing shape is reported."""
-    elements = [c for c in kids(el) if type(c.tag) is str]  # no comments
+    elements: list[etree._Element] = [c for c in kids(el) if type(c.tag) is str]  # no comments
     if len(elements) == 1 and elements[0].tag in SHAPES:  # the usual case
         s = elements[0]
         if s.tag == 'box':  # the most common shape, without the general path's lookups
@@ -74,7 +74,7 @@ def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
                  f'<geometry> holds several shapes {sorted(present)}; only <{shapes[0].tag}> is used',
                  el)
     if not shapes:
-        unknown = [c.tag for c in el if isinstance(c.tag, str)]
+        unknown = [c.tag for c in kids(el) if isinstance(c.tag, str)]
         if unknown:
             ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
                      f'<geometry> holds no known shape (found {unknown}); treated as empty', el)

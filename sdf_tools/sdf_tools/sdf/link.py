@@ -1,7 +1,6 @@
 """``<link>``, ``<inertial>``, ``<visual>``, ``<collision>``, ``<sensor>``, ``<light>``."""
 from __future__ import annotations
 
-import numpy as np
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
@@ -45,6 +44,10 @@ def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, fl
         # checked without numpy's per-call overhead).
         moments = (ixx, iyy, izz)
     else:
+        # numpy only here: importing it starts its BLAS threads, and a process with threads
+        # takes a lock in every malloc; the loader of a large world makes millions of them.
+        import numpy as np
+
         mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
         if ixx < -eps or ixx * iyy - ixy * ixy < -eps or float(np.linalg.det(mat)) < -eps:
             return False

@@ -39,6 +39,7 @@ from lxml import etree
 
 from sdf_tools.errors import ErrorCode
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.values import kids
 
 __all__ = ['unflatten_world_model']
 
@@ -76,7 +77,7 @@ def unflatten_world_model(ctx: ReadContext, el: etree._Element, report: bool = T
 
 
 def _elements(el: etree._Element) -> list[etree._Element]:
-    return [c for c in el if isinstance(c.tag, str)]
+    return [c for c in kids(el) if isinstance(c.tag, str)]
 
 
 def _unflatten(el: etree._Element, job: _Job, top: bool) -> None:

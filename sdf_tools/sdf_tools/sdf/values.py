@@ -7,6 +7,7 @@ spec default is used so that reading can go on and report the rest.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from lxml import etree
 
@@ -22,7 +23,13 @@ _FALSE = {'false', '0'}
 Parent = etree._Element | dict[str, etree._Element]
 
 
-def kids(el: etree._Element) -> list[etree._Element]:
+# A child as ``kids`` gives it: an element, or a comment or processing instruction, whose
+# ``tag`` is a function and not the str lxml-stubs declare. Typed Any so that the compiled
+# reader (sdf_tools/_native.py: mypyc checks declared types at run time) reads any ``tag``.
+Node = Any
+
+
+def kids(el: etree._Element) -> list[Node]:
     """Return the children of ``el``, comments included (their tag is not a str).
 
     ``el[:]`` copies them in C; ``iterchildren()`` and ``find()`` cost two to

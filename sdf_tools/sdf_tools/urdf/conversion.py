@@ -14,7 +14,6 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
-from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.sdf.values import parse_bool_text
@@ -114,6 +113,9 @@ def lumped_joints(model: Model) -> set[str]:
 def _lumped_inertial(root: Link, children: dict[str, list[tuple[Joint, Link]]],
                      lumped: set[str]) -> Inertial | None:
     """The inertial of ``root`` with every link lumped into it (None if massless)."""
+    # Imported here: it needs numpy, which the loader does without (see sdf/link.py).
+    from sdf_tools.model.inertia import combine_inertials
+
     total: Inertial | None = root.inertial
     stack: list[tuple[Link, Transform]] = [(root, IDENTITY)]
     while stack:

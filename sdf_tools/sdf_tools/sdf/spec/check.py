@@ -30,6 +30,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
 from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
+from sdf_tools.sdf.values import kids as child_nodes
 from sdf_tools.xmlsafe import line_of
 
 _Element = etree._Element
@@ -220,7 +221,7 @@ class SpecChecker:
         batches = self.batches
         plain = spec.leaf_batches if batches is not None else _NO_BATCHES
         seen: set[str] | None = set() if spec.required_children else None
-        for c in el[:]:  # type: ignore[index]  # lxml-stubs do not declare slicing
+        for c in child_nodes(el):
             tag = c.tag
             kind = plain.get(tag)  # a comment's tag is a function: no match
             if kind is not None and not len(c) and (
