@@ -269,7 +269,10 @@ def worker(path: str, profile_out: str | None, profiler: str = 'cprofile') -> No
         prof.dump_stats(profile_out)
     hwm = _vm_hwm_kb()
     cpu1 = os.times()
+    from sdf_tools import _native
     print(json.dumps({
+        # The hot modules compiled by mypyc (sdf_tools/_native.py) or pure Python.
+        'native': _native.in_use(),
         'seconds': t3 - t0, 'load_seconds': t1 - t0, 'resolve_seconds': t2 - t1,
         'gc_after_seconds': t3 - t2,
         'import_seconds': t_imported - t_start,
@@ -326,6 +329,7 @@ def run_ours(path: Path, repeat: int, env: dict[str, str]) -> dict:
         'ru_maxrss_mb': max(d['ru_maxrss_kb'] for d in runs) / 1024.0,
         'child_mb': max(d['child_maxrss_kb'] for d in runs) / 1024.0,
         'cpu_seconds': best['cpu_seconds'], 'child_cpu_seconds': best['child_cpu_seconds'],
+        'native': best['native'],
         'valid': best['valid'], 'n_errors': best['n_errors'], 'errors': best['errors'],
         'n_warnings': best['n_warnings'], 'links': best['links'], 'joints': best['joints'],
         'frames': best['frames'], 'models': best['models'], 'unresolved': best['unresolved'],
@@ -582,10 +586,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f'[bench] N={n}: {path} ({size_mb:.1f} MB); ours x{args.repeat} ...',
                   file=sys.stderr, flush=True)
             ours = run_ours(path, args.repeat, env)
-            serial = None
+            serial = pure = None
             if n == TARGET_N:
                 # The same load with the spec check in this process (no second core used).
                 serial = run_ours(path, args.repeat, {**env, 'SDF_TOOLS_PARALLEL_CHECK': '0'})
+                if ours['native']:
+                    # And as pure Python, without the compiled hot modules.
+                    pure = run_ours(path, args.repeat, {**env, 'SDF_TOOLS_NATIVE': '0'})
             lxml_s = run_lxml(path, args.repeat, env)
             exp = count_expected(n)
             mismatch = {k: (ours[k], v) for k, v in exp.items() if ours[k] != v}
@@ -597,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
                 ign = run_ign(path, args.repeat, args.ign_timeout, args.ign_max_rss_mb)
             row = {'n': n, 'links': n * LINKS_PER_MODEL, 'file_mb': size_mb, 'ours': ours,
                    'ign': ign, 'count_mismatch': mismatch, 'lxml_seconds': lxml_s,
-                   'serial': serial,
+                   'serial': serial, 'pure': pure,
                    'lxml_ratio': ours['seconds'] / lxml_s}
             if ign is not None:
                 lower = ign['status'] != 'done'
@@ -631,6 +638,12 @@ def main(argv: list[str] | None = None) -> int:
           'collector passes it leaves to the caller; "e2e" = whole process incl. interpreter '
           'start + imports;\n'
           '"speed x" = ign s / ours s, "spd e2e x" = ign s / ours e2e s, "mem x" = ign MB / ours MB')
+    if rows:
+        print('ours: ' + ('the hot modules compiled by mypyc from the same source (sdf_tools/'
+                          '_native.py; `python -m sdf_tools.native_build status`)'
+                          if rows[0]['ours']['native'] else
+                          'pure Python (no current compiled build: `python -m '
+                          'sdf_tools.native_build` makes one)'))
     print(hdr)
     print('-' * len(hdr))
     for row in rows:
@@ -675,6 +688,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f'  N={r["n"]}: the spec check ran in a second process (sdf/spec/parallel.py): '
                   f'its peak {o["child_mb"]:.1f} MB, CPU {o["child_cpu_seconds"]:.3f} s beside '
                   f'ours {o["cpu_seconds"]:.3f} s')
+        pr = r.get('pure')
+        if pr is not None:
+            print(f'  N={r["n"]}: as pure Python (SDF_TOOLS_NATIVE=0): {_fmt_s(pr["seconds"])} s, '
+                  f'{pr["peak_mb"]:.1f} MB; the compiled modules save '
+                  f'{pr["seconds"] - o["seconds"]:.3f} s')
         if sr is not None:
             print(f'  N={r["n"]}: with the check in the same process '
                   f'(SDF_TOOLS_PARALLEL_CHECK=0): {_fmt_s(sr["seconds"])} s, '
@@ -728,7 +746,9 @@ def main(argv: list[str] | None = None) -> int:
     if tgt is not None:
         o = tgt['ours']
         checks.append((f'N={TARGET_N} time {o["seconds"]:.3f} s <= {TARGET_SECONDS:.0f} s '
-                       f'(load+validate+resolve-all; whole process {o["e2e_seconds"]:.3f} s)',
+                       f'(load+validate+resolve-all, '
+                       f'{"compiled hot modules" if o["native"] else "pure Python"}; '
+                       f'whole process {o["e2e_seconds"]:.3f} s)',
                        o['seconds'] <= TARGET_SECONDS))
         both = o['peak_mb'] + o['child_mb']  # both processes at their peaks at once: an upper bound
         checks.append((f'N={TARGET_N} peak memory {o["peak_mb"]:.1f} MB + check worker '
