@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from glob import glob
 
 from setuptools import find_packages, setup
@@ -43,6 +44,12 @@ def share_files(pattern: str) -> list[str]:
 def compiled_modules() -> list:
     """The hot modules as mypyc extensions when SDF_TOOLS_COMPILE=1, else none."""
     if os.environ.get('SDF_TOOLS_COMPILE') != '1':
+        return []
+    if 'develop' in sys.argv[1:]:
+        # An in-place build would put the compiled modules beside the sources they were made
+        # from (colcon --symlink-install), where they would shadow every later edit.
+        print('SDF_TOOLS_COMPILE ignored for a develop install: use python -m '
+              'sdf_tools.native_build in the checkout instead', file=sys.stderr)
         return []
     from mypyc.build import mypycify  # mypy's compiler: only needed for this build
 

@@ -73,10 +73,16 @@ def build(package_dir: Path = PACKAGE_DIR, out: Path | None = None) -> Path:
                         [p.stat().st_size, p.stat().st_mtime_ns, _digest(p)] for p in sources},
         }
         (stage / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding='utf-8')
-        if out.exists():
-            shutil.rmtree(out)
+        # Copied next to ``out`` and swapped in by renames: a process importing meanwhile
+        # finds the old build, none (and runs as Python) or the new one, never half of one.
         out.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copytree(stage, out)
+        fresh = out.with_name(f'{out.name}.new-{os.getpid()}')
+        old = out.with_name(f'{out.name}.old-{os.getpid()}')
+        shutil.copytree(stage, fresh)
+        if out.exists():
+            out.rename(old)
+        fresh.rename(out)
+        shutil.rmtree(old, ignore_errors=True)
     return out
 
 
