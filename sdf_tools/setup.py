@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import sys
@@ -60,7 +61,9 @@ def compiled_modules() -> list:
     native = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(native)
     os.chdir(HERE)  # mypyc takes paths relative to the package root and reads pyproject.toml
-    return mypycify([f'{PACKAGE_NAME}/{m}.py' for m in native.MODULES], opt_level='3')
+    # mypyc's notes go to stderr: colcon reads this script's stdout for the package's metadata.
+    with contextlib.redirect_stdout(sys.stderr):
+        return mypycify([f'{PACKAGE_NAME}/{m}.py' for m in native.MODULES], opt_level='3')
 
 
 setup(

@@ -174,7 +174,7 @@ def inspect_result(result: LoadResult, file: str | None = None) -> Json:
             _model(g, '', m, out, world_scope=True)
         out['joints'].extend([_joint(g, '', '', j) for j in world.joints])
         out['frames'].extend([_frame(g, f.name, True) for f in world.frames])
-        out['actors'].extend(_actor(a) for a in world.actors)
+        out['actors'].extend([_actor(a) for a in world.actors])
     if doc.actor is not None:
         out['actors'].append(_actor(doc.actor))
     return out

@@ -64,3 +64,9 @@ def test_compiled_install_reads_as_the_source(tmp_path: Path) -> None:
     assert installed['in_use'] and not installed['active']
     assert source['file'].endswith('link.py') and not source['in_use']
     assert len(files) >= 20 and installed['out'] == source['out']
+
+    # colcon reads the package's metadata from setup.py's stdout: mypyc must not write there.
+    meta = subprocess.run([sys.executable, 'setup.py', '--name'], cwd=src, capture_output=True,
+                          text=True, check=True, timeout=600,
+                          env={**os.environ, 'SDF_TOOLS_COMPILE': '1'})
+    assert meta.stdout == 'sdf_tools\n'
