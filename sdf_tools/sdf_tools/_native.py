@@ -126,9 +126,14 @@ def activate(package_dir: Path = PACKAGE_DIR) -> bool:
     return True
 
 
+def is_extension(path: str | None) -> bool:
+    """True when ``path`` is an extension module (a ``.pyc`` of a sourceless install is not)."""
+    return (path or '').endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
+
+
 def compiled(module: ModuleType) -> bool:
     """True when ``module`` was imported from compiled code."""
-    return not (getattr(module, '__file__', None) or '').endswith('.py')
+    return is_extension(getattr(module, '__file__', None))
 
 
 def in_use() -> bool:
@@ -137,4 +142,4 @@ def in_use() -> bool:
     if ACTIVE:
         return True
     spec = importlib.util.find_spec('sdf_tools.transform')
-    return spec is not None and not (spec.origin or '').endswith('.py')
+    return spec is not None and is_extension(spec.origin)

@@ -11,6 +11,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, cast
 
+from sdf_tools import _native
+
 
 def quat2euler(quaternion: Any, axes: str = 'sxyz') -> Any:
     """transforms3d's ``quat2euler``, imported on first use.
@@ -196,7 +198,7 @@ class Transform:
 # making one, and a large world makes tens of thousands.
 # (Compiled by mypyc, see sdf_tools/_native.py, Transform is a native class: there its
 # constructor is fast, and neither object.__new__ nor the slots exist.)
-_COMPILED = not __file__.endswith('.py')
+_COMPILED = _native.is_extension(__file__)
 _new_transform = object.__new__
 _set_p: Any = None if _COMPILED else cast(Any, Transform).__dict__['p'].__set__  # the slots'
 _set_q: Any = None if _COMPILED else cast(Any, Transform).__dict__['q'].__set__  # descriptors

@@ -159,3 +159,12 @@ def test_compiled_and_python_read_every_file_alike() -> None:
     assert isinstance(a, dict) and isinstance(b, dict)
     differ = [path for path in a if a[path] != b[path]]
     assert not differ, f'{len(differ)} of {len(a)} files differ, e.g. {differ[:5]}'
+
+
+def test_only_extension_modules_count_as_compiled() -> None:
+    import importlib.machinery
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    assert _native.is_extension('/x/sdf_tools/transform' + suffix)
+    # A sourceless install's bytecode is Python: Transform must not take the compiled path.
+    for path in ('/x/sdf_tools/transform.py', '/x/sdf_tools/transform.pyc', '', None):
+        assert not _native.is_extension(path)
