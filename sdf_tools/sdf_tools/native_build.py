@@ -30,24 +30,24 @@ from sdf_tools._native import (
 def build(package_dir: Path = PACKAGE_DIR, out: Path | None = None) -> Path:
     """Compile ``MODULES`` with mypyc into ``out`` (default: ``native_dir()``); return it.
 
-    Builds in a scratch copy of the package, so the checkout never holds a half-made build,
-    then replaces ``out`` as a whole. Raises ``RuntimeError`` with mypyc's output on failure.
+    The compilation is setup.py's own (``SDF_TOOLS_COMPILE=1``, ``build_ext --inplace``),
+    made in a scratch copy of the checkout, so the checkout never holds a half-made build;
+    then ``out`` is replaced as a whole. Raises ``RuntimeError`` with mypyc's output on
+    failure, or when ``package_dir`` is not in a checkout (no setup.py beside it).
     """
     out = out or native_dir(package_dir)
+    root = package_dir.parent  # setup.py, pyproject.toml (mypy's settings), package.xml ...
+    if not (root / 'setup.py').is_file():
+        raise RuntimeError(f'no setup.py beside {package_dir}: not a source checkout')
     sources = _sources(package_dir)
     with tempfile.TemporaryDirectory(prefix='sdf_tools_native_') as tmp:
         work = Path(tmp) / 'src'
-        for path in sources:
-            dest = work / 'sdf_tools' / path.relative_to(package_dir)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, dest)
-        config = package_dir.parent / 'pyproject.toml'  # mypy's settings (strict, overrides)
-        if config.is_file():
-            shutil.copy2(config, work / 'pyproject.toml')
+        shutil.copytree(root, work, ignore=shutil.ignore_patterns(
+            'test', 'build', '.native', '*.egg-info', '__pycache__', '.*_cache', '.hypothesis'))
         proc = subprocess.run(
-            [sys.executable, '-m', 'mypyc', *(f'sdf_tools/{m}.py' for m in MODULES)],
+            [sys.executable, 'setup.py', '-q', 'build_ext', '--inplace'],
             cwd=work, capture_output=True, text=True, check=False,
-            env={**os.environ, 'MYPYC_OPT_LEVEL': '3'})
+            env={**os.environ, 'SDF_TOOLS_COMPILE': '1'})
         if proc.returncode != 0:
             raise RuntimeError(f'mypyc failed ({proc.returncode}):\n{proc.stdout[-4000:]}'
                                f'{proc.stderr[-4000:]}')
