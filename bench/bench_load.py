@@ -4,7 +4,7 @@
 Generates SDFormat 1.9 worlds of N models x 10 links (default N = 10, 100, 1000) and, for each
 N in the same run:
 
-* ours: ``load_file`` (parse, read, validate, build frame graphs) + ``inspect_result`` (resolve
+* ours: ``load_file`` (parse, read, validate, build frame graphs) + ``inspect_json`` (resolve
   every frame's world pose), each repetition in a fresh Python subprocess; best of ``--repeat``
   wall times (``time.perf_counter`` around the work only, imports excluded, plus the garbage
   collector passes the load leaves to its caller, shown as "(gc s)") and the end-to-end
@@ -234,8 +234,8 @@ def _vm_hwm_kb() -> int | None:
 
 def worker(path: str, profile_out: str | None, profiler: str = 'cprofile') -> None:
     t_start = time.perf_counter()
-    from sdf_tools.inspect import inspect_result
     from sdf_tools.load import load_file
+    from sdf_tools.resolved import inspect_json
     t_imported = time.perf_counter()
     base_kb = _vm_hwm_kb()
     prof = None
@@ -251,7 +251,7 @@ def worker(path: str, profile_out: str | None, profiler: str = 'cprofile') -> No
     t0 = time.perf_counter()
     r = load_file(path)
     t1 = time.perf_counter()
-    out = inspect_result(r)
+    out = inspect_json(r)
     t2 = time.perf_counter()
     # The cyclic GC's first passes after loading: a loader that pauses the collector (gc.disable)
     # leaves every object it made in generation 0, and the next collection must traverse them

@@ -2,7 +2,7 @@
 
 For generated worlds of N two-joint arms (3 links each) and, when installed, big real robots:
 
-* **write**: `build_report` + `render_page`, against `load_file` + `inspect_result` of the same
+* **write**: `build_report` + `render_page`, against `load_file` + `inspect_json` of the same
   file in the same run (the report's own cost on top of reading the file);
 * **open**: headless Chromium, from navigation to the first frame drawn (`sdfReportReady`),
   against a reference page measured in the same browser: the same three.js bundle and an empty
@@ -27,11 +27,11 @@ sys.path[:0] = [str(ROOT / 'sdf_tools'), str(ROOT / 'sdf_tools' / 'test')]
 
 from differential.corpus import corpus, corpus_id
 from report.browser_checks import arms_world
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
 from sdf_tools.report.build import build_report
 from sdf_tools.report.page import render_page
 from sdf_tools.report.threejs import threejs_source
+from sdf_tools.resolved import inspect_json
 from support.chromium import Browser
 
 ROBOTS = ('example-robot-data/talos_data/robots/talos_full_v2.urdf',
@@ -60,7 +60,7 @@ def open_time(browser: Browser, page: Path, repeat: int) -> float:
 
 def measure(name: str, path: Path, browser: Browser, reference: float, out: Path,
             repeat: int) -> None:
-    read = best(lambda: inspect_result(load_file(str(path)), str(path)), repeat)
+    read = best(lambda: inspect_json(load_file(str(path)), str(path)), repeat)
     page = out / f'{name.replace("/", "_")}.html'
     write = best(lambda: page.write_text(render_page(build_report(str(path)))), repeat)
     opened = open_time(browser, page, repeat)

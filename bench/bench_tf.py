@@ -103,7 +103,6 @@ def listen(seconds: float, out: Path) -> int:
     node.create_subscription(TFMessage, '/tf', on_tf, qos, raw=True)
     # the cheapest rclpy subscriber there is: the events executor where rclpy has it
     from rclpy.executors import SingleThreadedExecutor
-
     from sdf_tools.ros.spin import events_executor
     factory = events_executor()
     executor = factory() if factory is not None else SingleThreadedExecutor()
@@ -268,14 +267,13 @@ def logic_rates(joints: int, seconds: float = 1.0) -> tuple[float, float]:
     """joint_states -> TFMessage per second of the node's own code, no DDS: (ordinary, fast)."""
     from geometry_msgs.msg import TransformStamped
     from rclpy.serialization import serialize_message
-    from sensor_msgs.msg import JointState
-    from tf2_msgs.msg import TFMessage
-
     from sdf_tools.load import load_string
     from sdf_tools.ros.description_publisher import fill
     from sdf_tools.ros.joint_states import JointStateMapper
     from sdf_tools.ros.tf_fast_path import FastTfPath
     from sdf_tools.ros.tf_tree import build_tf_tree
+    from sensor_msgs.msg import JointState
+    from tf2_msgs.msg import TFMessage
 
     tree = build_tf_tree(load_string(make_urdf(joints), 'chain.urdf'))
     mapper, names = JointStateMapper(tree), moving_names(joints)

@@ -45,7 +45,7 @@ MODULES = (
     'sdf/spec/check', 'sdf/spec/values', 'sdf/spec/convert',
     'frames/build', 'frames/graph', 'frames/resolve', 'frames/validate', 'frames/checks',
     'frames/placement', 'frames/world_joints',
-    'inspect',
+    'resolved/records', 'resolved/build', 'resolved/json_view',
 )
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 from sdf_tools.convert.command import main as convert_main
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
 from sdf_tools.report.command import add_report_command, print_problem, strict_failures
 from sdf_tools.report.command import main as report_main
+from sdf_tools.resolved import inspect_json
 from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
 from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
 from sdf_tools.transform import Transform
@@ -124,7 +124,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:
-        json.dump(inspect_result(result, ns.file), sys.stdout, indent=1, allow_nan=False)
+        json.dump(inspect_json(result, ns.file), sys.stdout, indent=1, allow_nan=False)
         print()
         return _exit_code(result)
     _print_diagnostics(result)
@@ -142,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.command == 'frames':
         _print_frames(result)
     else:
-        data = inspect_result(result, ns.file)
+        data = inspect_json(result, ns.file)
         for key in ('models', 'links', 'joints', 'frames', 'actors'):
             print(f'{key}: {len(data[key])}')
             for item in data[key]:

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
 from sdf_tools.report.checks import Checks, run_checks
 from sdf_tools.report.kinematics import kinematics
 from sdf_tools.report.scene import FACE_BUDGET, Scene, build_scene
 from sdf_tools.report.shapes import ShapeSet, collect_shapes
 from sdf_tools.report.walk import JointEntry, LinkEntry, entries
+from sdf_tools.resolved import inspect_json
 
 Json = dict[str, Any]
 
@@ -44,7 +44,7 @@ def build_report(path: str, xacro_args: dict[str, str] | None = None, *, draw: b
 def report_of(result: LoadResult, path: str, *, draw: bool = True,
               face_budget: int = FACE_BUDGET) -> Report:
     """Compute the report of an already loaded file."""
-    data = inspect_result(result, path)
+    data = inspect_json(result, path)
     doc = result.document
     links, joints = entries(doc, data)
     shapes = collect_shapes(links, doc.file if doc is not None else path)

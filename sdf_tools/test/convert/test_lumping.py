@@ -200,7 +200,7 @@ def test_random_robots_keep_their_kinematics_and_lumped_masses(urdf: str) -> Non
     import tempfile
     from pathlib import Path
 
-    from sdf_tools.inspect import inspect_result
+    from sdf_tools.resolved import inspect_json
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / 'r.urdf'
@@ -209,7 +209,7 @@ def test_random_robots_keep_their_kinematics_and_lumped_masses(urdf: str) -> Non
         assert result.ok, [str(e) for e in result.report.errors]
         back = load_string(result.text or '', 'o.sdf')
         assert back.valid, [str(e) for e in back.errors]
-        ours = inspect_result(back)
+        ours = inspect_json(back)
         robot = read_urdf(path)
         assert not compare_kinematics(robot, ours)
         assert not compare_lumped_mass(robot, ours)

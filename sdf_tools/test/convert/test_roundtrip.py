@@ -30,8 +30,8 @@ from convert.urdf_readback import TOL, by_name, libsdformat_problems, pose_diff,
 from sdf_tools.convert import ConversionOptions
 from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_string
+from sdf_tools.resolved import inspect_json
 
 SETTINGS = settings(max_examples=80, derandomize=True, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -200,7 +200,7 @@ def _compare(first: dict[str, Any], last: dict[str, Any]) -> None:
 def test_sdf_to_urdf_keeps_every_pose_and_axis(text: str) -> None:
     note(text)
     src = _load(text, 'gen.sdf')
-    first, last = inspect_result(src), inspect_result(_to_urdf(src))
+    first, last = inspect_json(src), inspect_json(_to_urdf(src))
     _compare(first, last)
     assert _axes(first).keys() <= _axes(last).keys()
 
@@ -210,7 +210,7 @@ def test_sdf_to_urdf_keeps_every_pose_and_axis(text: str) -> None:
 def test_sdf_to_urdf_to_sdf_keeps_every_pose_and_axis(text: str) -> None:
     note(text)
     src = _load(text, 'gen.sdf')
-    _compare(inspect_result(src), inspect_result(_to_sdf(_to_urdf(src))))
+    _compare(inspect_json(src), inspect_json(_to_sdf(_to_urdf(src))))
 
 
 @SETTINGS
@@ -219,7 +219,7 @@ def test_urdf_to_sdf_to_urdf_keeps_every_pose_and_axis(text: str) -> None:
     note(text)
     src = _load(text, 'gen.urdf')
     last = _to_urdf(_to_sdf(src))
-    first, back = inspect_result(src), inspect_result(last)
+    first, back = inspect_json(src), inspect_json(last)
     _compare(first, back)
 
 
@@ -236,5 +236,5 @@ def test_libsdformat_reads_generated_models_converted_to_urdf_in_place(text: str
         path.write_text(result.text)
         ref = run_probe(path)
     assert ref['valid'], ref['errors']
-    problems = libsdformat_problems(inspect_result(src), ref, 'gen')
+    problems = libsdformat_problems(inspect_json(src), ref, 'gen')
     assert not problems, problems

@@ -33,8 +33,8 @@ from sdf_tools.convert import ConversionOptions, ConversionResult, ReportEntry, 
 from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.errors import ErrorCode
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file, load_string
+from sdf_tools.resolved import inspect_json
 from sdf_tools.transform import Transform
 
 URDF_DIR = DATA.parent / 'urdf'
@@ -118,7 +118,7 @@ def test_every_urdf_link_and_joint_is_where_the_urdf_puts_it(name: str, env: dic
     ours_lib = run_probe(out, env=env)
     assert ours_lib['valid'], ours_lib['errors']
     assert not compare_kinematics(robot, ours_lib)
-    ours = json.loads(json.dumps(inspect_result(load_file(out))))
+    ours = json.loads(json.dumps(inspect_json(load_file(out))))
     assert ours['valid'], ours['errors']
     assert not compare_kinematics(robot, ours)
 

@@ -11,8 +11,8 @@ from support.libsdformat import compare, probe_available, probe_unavailable_reas
 
 from convert.to_sdf_compare import SDF_DATA, convert, write
 from sdf_tools.convert import ReportKind
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 
 ENV = {'SDF_PATH': str(SDF_DATA / 'models')}
 EXAMPLES = SDF_DATA.parents[1] / 'sdf_tools' / 'examples'
@@ -22,7 +22,7 @@ needs_probe = pytest.mark.skipif(not probe_available(), reason=str(probe_unavail
 
 
 def _ours(path: Path) -> dict[str, Any]:
-    data = inspect_result(load_file(path), str(path))
+    data = inspect_json(load_file(path), str(path))
     out: dict[str, Any] = json.loads(json.dumps(data))
     return out
 

@@ -19,8 +19,8 @@ from convert.urdf_readback import (
 )
 from sdf_tools.convert import ReportKind
 from sdf_tools.errors import ErrorCode
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
 CONV = DATA / 'convert_urdf'
@@ -48,7 +48,7 @@ def test_every_link_and_axis_of_the_feature_model_reads_back_exactly() -> None:
                                   'v1_7_nested.sdf', 'geometry_all.sdf', 'sensors_plugins.sdf'])
 def test_own_test_models_read_back_with_every_link_in_place(name: str) -> None:
     loaded = load(str(DATA / 'sdf' / name))
-    model = inspect_result(loaded)['models'][0]['name']
+    model = inspect_json(loaded)['models'][0]['name']
     result = convert(loaded, scope_separator='__')
     assert result.ok, result.report.errors
     back = readback(result.text)
@@ -71,8 +71,8 @@ def test_joint_frame_away_from_its_child_moves_a_massless_link_at_the_joint() ->
     assert any('[shoulder__frame]' in m for m in _entries(result, ReportKind.REWRITTEN,
                                                           'joint[shoulder]'))
     # The joint itself sits where the SDFormat put it.
-    back = by_name(inspect_result(readback(result.text))['joints'], 'arm')
-    src = by_name(inspect_result(loaded)['joints'], 'arm')
+    back = by_name(inspect_json(readback(result.text))['joints'], 'arm')
+    src = by_name(inspect_json(loaded)['joints'], 'arm')
     assert pose_diff(back['shoulder']['pose'], src['shoulder']['pose']) <= TOL
 
 
@@ -149,8 +149,8 @@ def test_flattened_name_clash_renames_the_later_element(write_sdf: Callable[...,
 def test_frames_become_fixed_links_or_are_dropped() -> None:
     loaded = load(str(CONV / 'arm_offsets.sdf'))
     result = convert(loaded, scope_separator='/')
-    back = by_name(inspect_result(readback(result.text))['links'], 'arm')
-    src = {f['name'][len('arm::'):]: f for f in inspect_result(loaded)['frames']}
+    back = by_name(inspect_json(readback(result.text))['links'], 'arm')
+    src = {f['name'][len('arm::'):]: f for f in inspect_json(loaded)['frames']}
     for name in ('shoulder_mount', 'tool_tip', 'hand::grasp'):
         other = back[name.replace('::', '/')]
         assert pose_diff(other['pose'], src[name]['pose']) <= TOL
@@ -328,7 +328,7 @@ def test_urdf_input_is_normalised(data_dir: Path) -> None:
     loaded = load(str(data_dir / 'urdf' / 'arm.urdf'))
     result = convert(loaded)
     assert result.ok
-    model = inspect_result(loaded)['models'][0]['name']
+    model = inspect_json(loaded)['models'][0]['name']
     assert max(link_pose_errors(loaded, readback(result.text), model).values()) <= TOL
 
 

@@ -26,8 +26,8 @@ import pytest
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 from convert.urdf_readback import convert, libsdformat_problems
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file
+from sdf_tools.resolved import inspect_json
 
 pytestmark = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
 
@@ -77,7 +77,7 @@ def test_libsdformat_reads_every_link_where_the_sdformat_put_it(
     out.write_text(result.text)
     ref = run_probe(out)
     assert ref['valid'], ref['errors']
-    problems = libsdformat_problems(inspect_result(loaded), ref, model)
+    problems = libsdformat_problems(inspect_json(loaded), ref, model)
     assert not problems, problems
 
 

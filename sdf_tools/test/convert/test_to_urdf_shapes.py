@@ -9,7 +9,7 @@ from lxml import etree
 
 from convert.urdf_readback import TOL, by_name, convert, load, pose_diff, readback
 from sdf_tools.convert import ReportKind
-from sdf_tools.inspect import inspect_result
+from sdf_tools.resolved import inspect_json
 from sdf_tools.transform import Transform
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
@@ -93,8 +93,8 @@ def test_plane_box_lies_below_the_plane_along_its_normal(write_sdf: Callable[...
 def test_visual_posed_relative_to_a_frame_reads_back_in_place(data_dir: Path) -> None:
     loaded = load(str(data_dir / 'sdf' / 'geometry_all.sdf'))
     back = readback(convert(loaded).text)
-    src = {v['name']: v for v in by_name(inspect_result(loaded)['links'], 'shapes')['l']['visuals']}
-    got = inspect_result(back)['links'][0]['visuals']
+    src = {v['name']: v for v in by_name(inspect_json(loaded)['links'], 'shapes')['l']['visuals']}
+    got = inspect_json(back)['links'][0]['visuals']
     # Our URDF reader names visuals as libsdformat does: <link>_fixed_joint_lump__<name>_visual_<i>.
     for name in ('box', 'capsule'):
         [other] = [v for v in got if v['name'].startswith(f'l_fixed_joint_lump__{name}_visual')]

@@ -9,8 +9,8 @@ from typing import Any
 
 from sdf_tools.convert import ConversionOptions, ConversionResult
 from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import LoadResult, load_file, load_string
+from sdf_tools.resolved import inspect_json
 
 Json = dict[str, Any]
 TOL = 1e-9
@@ -52,8 +52,8 @@ def link_pose_errors(source: LoadResult, urdf: LoadResult, model: str,
 
     A link missing from the URDF gets an infinite error.
     """
-    src = by_name(inspect_result(source)['links'], model)
-    back = inspect_result(urdf)
+    src = by_name(inspect_json(source)['links'], model)
+    back = inspect_json(urdf)
     robot = back['models'][0]['name']
     got = by_name(back['links'], robot)
     out = {}
@@ -69,8 +69,8 @@ def axis_errors(source: LoadResult, urdf: LoadResult, model: str, sep: str = '::
 
     ``axis2`` of a universal or revolute2 joint ``j`` is the axis of URDF joint ``j__axis2``.
     """
-    src = by_name(inspect_result(source)['joints'], model)
-    back = inspect_result(urdf)
+    src = by_name(inspect_json(source)['joints'], model)
+    back = inspect_json(urdf)
     got = by_name(back['joints'], back['models'][0]['name'])
     out = {}
     for name, joint in src.items():

@@ -6,7 +6,8 @@ import math
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from sdf_tools.inspect import inspect_file
+from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 
 
 def _mat(xyz, rpy) -> np.ndarray:  # type: ignore[no-untyped-def]
@@ -33,7 +34,7 @@ def test_link_defaults_to_model_frame_and_joint_to_child_link(write_sdf):  # typ
       <link name="b"><pose>0 0 1 0.3 0 0</pose></link>
       <joint name="j" type="revolute"><pose>0 0 0.5 0 0 0</pose><parent>a</parent><child>b</child>
         <axis><xyz>1 0 0</xyz></axis></joint></model>''')
-    out = inspect_file(str(f))
+    out = inspect_json(load_file(str(f)))
     assert out['valid'], out['errors']
     x_wm = _mat([1, 0, 0], [0, 0, 0.5])
     links, joints = _by_name(out['links']), _by_name(out['joints'])
@@ -54,7 +55,7 @@ def test_relative_to_chain_through_frames_and_nested_models(write_sdf):  # type:
       <model name="inner"><pose relative_to="f2">0 0 3 0 0 0</pose>
         <link name="l"/><frame name="tip"><pose relative_to="l">1 1 1 0 0 0</pose></frame></model>
     </model>''')
-    out = inspect_file(str(f))
+    out = inspect_json(load_file(str(f)))
     assert out['valid'], out['errors']
     x_f1 = _mat([1, 0, 0], [0, 0, math.pi / 2])
     rot_y90 = np.eye(4)
@@ -78,7 +79,7 @@ def test_placement_frame_places_named_frame_at_model_pose(write_sdf):  # type: i
       <pose>5 0 0 0 0 0</pose>
       <link name="a"><pose>0 0 2 0 0 0</pose></link>
       <frame name="p" attached_to="a"><pose>0 0 -0.5 0 0 1.0</pose></frame></model></world>''')
-    out = inspect_file(str(f))
+    out = inspect_json(load_file(str(f)))
     assert out['valid'], out['errors']
     frames = _by_name(out['frames'])
     np.testing.assert_allclose(_pose_mat(frames['m::p']['pose']), _mat([5, 0, 0], [0, 0, 0]), atol=1e-12)
@@ -93,7 +94,7 @@ def test_pre_1_7_use_parent_model_frame_expresses_axis_in_model_frame(write_sdf)
       <joint name="j" type="revolute"><parent>a</parent><child>b</child>
         <axis><xyz>1 0 0</xyz><use_parent_model_frame>true</use_parent_model_frame></axis></joint>
     </model>''', version='1.6')
-    out = inspect_file(str(f))
+    out = inspect_json(load_file(str(f)))
     assert out['valid'], out['errors']
     np.testing.assert_allclose(out['joints'][0]['axis'], [0, 1, 0], atol=1e-12)
 
@@ -102,5 +103,5 @@ def test_sdf_1_4_axes_default_to_model_frame(write_sdf):  # type: ignore[no-unty
     f = write_sdf('''<model name="m"><link name="a"/><link name="b"><pose>0 0 1 0 0 1.5707963267948966</pose></link>
       <joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>1 0 0</xyz></axis></joint>
     </model>''', version='1.4')
-    out = inspect_file(str(f))
+    out = inspect_json(load_file(str(f)))
     np.testing.assert_allclose(out['joints'][0]['axis'], [1, 0, 0], atol=1e-12)

@@ -29,14 +29,14 @@ PKG_ROOT = TEST_DIR.parent  # holds the `sdf_tools` package
 DIGEST = r'''
 import json, os, sys
 from sdf_tools import _native
-from sdf_tools.inspect import inspect_result
+from sdf_tools.resolved import inspect_json
 from sdf_tools.load import load_file
 base = dict(os.environ)
 out = {'native': _native.ACTIVE, 'files': {}}
 for path, env in json.load(sys.stdin):
     os.environ.clear(); os.environ.update(base); os.environ.update(env)
     try:
-        text = json.dumps(inspect_result(load_file(path)), sort_keys=True)
+        text = json.dumps(inspect_json(load_file(path)), sort_keys=True)
     except Exception as exc:  # a crash is a difference too
         text = f'{type(exc).__name__}: {exc}'
     out['files'][path] = text

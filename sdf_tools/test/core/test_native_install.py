@@ -24,10 +24,10 @@ PROBE = r'''
 import json, sys
 from sdf_tools import _native
 import sdf_tools.sdf.link as link
-from sdf_tools.inspect import inspect_result
+from sdf_tools.resolved import inspect_json
 from sdf_tools.load import load_file
 print(json.dumps({'file': link.__file__, 'in_use': _native.in_use(), 'active': _native.ACTIVE,
-                  'out': {p: inspect_result(load_file(p)) for p in sys.argv[1:]}}, sort_keys=True))
+                  'out': {p: inspect_json(load_file(p)) for p in sys.argv[1:]}}, sort_keys=True))
 '''
 
 

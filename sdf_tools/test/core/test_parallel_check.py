@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 from sdf_tools.sdf import stream
 from sdf_tools.sdf.spec import parallel
 from sdf_tools.xmlsafe import parse_bytes
@@ -56,7 +56,7 @@ def _load(path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[
     r = load_file(path)
     diags = [(d.code.name, d.message, d.file, d.line, d.xml_path, d.severity.name)
              for d in r.diagnostics]
-    return diags, json.dumps(inspect_result(r), sort_keys=True, default=str)
+    return diags, json.dumps(inspect_json(r), sort_keys=True, default=str)
 
 
 class Spy:

@@ -20,8 +20,8 @@ from typing import Any
 
 from support.libsdformat import compare, run_probe
 
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 
 
 def _normalise_ref(ref: dict[str, Any]) -> dict[str, Any]:
@@ -41,7 +41,7 @@ def ours_report(path: Path, env: dict[str, str] | None = None) -> dict[str, Any]
     try:
         if env:
             os.environ.update(env)
-        data = inspect_result(load_file(path), str(path))
+        data = inspect_json(load_file(path), str(path))
     finally:
         os.environ.clear()
         os.environ.update(old)

@@ -14,8 +14,8 @@ import pytest
 from support.libsdformat import probe_available, probe_unavailable_reason
 
 from differential.reference import differences
-from sdf_tools.inspect import inspect_result
 from sdf_tools.load import load_file
+from sdf_tools.resolved import inspect_json
 
 pytestmark = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
 
@@ -70,6 +70,6 @@ def test_canonical_link_not_a_link_as_libsdformat(name: str, tmp_path: Path) -> 
     found = [(d.code.value, d.line) for d in result.diagnostics]
     assert (code, line) in found, found
     if valid and canonical is not None:
-        models = {m['name']: m for m in inspect_result(result)['models']}
+        models = {m['name']: m for m in inspect_json(result)['models']}
         assert models['m']['canonical_link'] == canonical
     assert not differences(path)  # libsdformat's verdict, canonical links and poses
