@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from sdf_tools._perf import no_gc
-from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
+from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_pose
 from sdf_tools.frames.graph import join, prefix
 from sdf_tools.frames.resolve import body_name, world_pose
 from sdf_tools.load import LoadResult
@@ -34,6 +34,7 @@ from sdf_tools.transform import IDENTITY, Transform, Vec3
 from sdf_tools.urdf.conversion import as_written
 
 _UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+_FIXED_KINDS = (Kind.WORLD, Kind.STATIC_MODEL, Kind.ROOT)  # a body that never moves
 _Named = TypeVar('_Named', ResolvedModel, ResolvedLink, ResolvedJoint)
 
 
@@ -120,6 +121,20 @@ def _axis_in_world(g: FrameGraphs, scope: str, joint_world: Transform | None,
     return (v[0] or 0.0, v[1] or 0.0, v[2] or 0.0)  # no -0.0 (see Transform.to_json)
 
 
+def _moves_with(g: FrameGraphs, vid: int | None, world_scope: bool) -> str | None:
+    """The link ``vid`` moves with, ``world`` if it never moves, None if unresolvable."""
+    if vid is None:
+        return None
+    sink, err = resolve_attached_body(g, vid, world_scope)
+    if err is not None or sink is None:
+        return None
+    return 'world' if g.kinds[sink] in _FIXED_KINDS else g.names[sink]
+
+
+def _end_moves_with(g: FrameGraphs, pre: str, name: str, world_scope: bool) -> str | None:
+    return 'world' if name == 'world' else _moves_with(g, g.ids.get(pre + name), world_scope)
+
+
 def _end(g: FrameGraphs, pre: str, name: str) -> str:
     """A joint's parent or child as the body it names; as written if it names none.
 
@@ -131,16 +146,21 @@ def _end(g: FrameGraphs, pre: str, name: str) -> str:
     return body_name(g, g.ids.get(pre + name), world_scope=False) or pre + name
 
 
-def _joint(g: FrameGraphs, c: _Collector, scope: str, pre: str, joint: Joint) -> None:
+def _joint(g: FrameGraphs, c: _Collector, scope: str, pre: str, element: Joint,
+           world_scope: bool, joint: Joint | None = None) -> None:
+    """Record ``element``; its type and axes are those of ``joint`` (as libsdformat reads it)."""
+    joint = joint or element
     full = pre + joint.name
     vid = g.ids.get(full)
     world = world_pose(g, vid)
     a, a2 = joint.axis, joint.axis2
     c.joints.append(ResolvedJoint(
         full, scope, joint.type, _end(g, pre, joint.parent), _end(g, pre, joint.child), world,
+        _end_moves_with(g, pre, joint.parent, world_scope),
+        _end_moves_with(g, pre, joint.child, world_scope),
         None if a is None else _axis(g, scope, world, a),
-        None if a2 is None else _axis(g, scope, world, a2), joint))
-    c.sensors.extend(_sensor(g, scope, full, vid, world, s) for s in joint.sensors)
+        None if a2 is None else _axis(g, scope, world, a2), element))
+    c.sensors.extend(_sensor(g, scope, full, vid, world, s) for s in element.sensors)
 
 
 def _model(g: FrameGraphs, c: _Collector, parent_scope: str, model: Model, world_scope: bool,
@@ -160,12 +180,13 @@ def _model(g: FrameGraphs, c: _Collector, parent_scope: str, model: Model, world
     vid = g.ids.get(pre + rel) if rel else None
     canon = (pre + rel if vid is not None and (g.kinds[vid] is Kind.LINK or model.canonical_link)
              else None)
-    c.models.append(ResolvedModel(scope, world_pose(g, g.ids.get(scope)), canon, model.static,
-                                  model))
+    mv = g.ids.get(scope)
+    c.models.append(ResolvedModel(scope, world_pose(g, mv), canon, model.static,
+                                  _moves_with(g, mv, world_scope), model))
     for link in model.links:
         _link(g, c, scope, pre, link)
     for joint in model.joints:
-        _joint(g, c, scope, pre, written(joint) if written else joint)
+        _joint(g, c, scope, pre, joint, world_scope, written(joint) if written else None)
     for f in model.frames:
         _frame(g, c, scope, pre + f.name, f, world_scope)
     for m in model.models:
@@ -175,8 +196,8 @@ def _model(g: FrameGraphs, c: _Collector, parent_scope: str, model: Model, world
 def _frame(g: FrameGraphs, c: _Collector, scope: str, full: str, frame: Frame,
            world_scope: bool) -> None:
     vid = g.ids.get(full)
-    c.frames.append(ResolvedFrame(full, scope, world_pose(g, vid),
-                                  body_name(g, vid, world_scope), frame))
+    c.frames.append(ResolvedFrame(full, scope, world_pose(g, vid), body_name(g, vid, world_scope),
+                                  _moves_with(g, vid, world_scope), frame))
 
 
 def _actor(actor: Actor) -> ResolvedActor:
@@ -202,7 +223,7 @@ def resolve(result: LoadResult, file: str | None = None) -> Resolved:
             for m in world.models:
                 _model(g, c, '', m, world_scope=True)
             for j in world.joints:
-                _joint(g, c, '', '', j)
+                _joint(g, c, '', '', j, True)
             for f in world.frames:
                 _frame(g, c, '', f.name, f, True)
             c.actors.extend(_actor(a) for a in world.actors)

@@ -85,8 +85,11 @@ class ResolvedAxis:
 class ResolvedJoint:
     """A joint with its parent and child resolved to bodies (scoped names or ``world``).
 
-    For a URDF joint, ``element`` is the joint as libsdformat's URDF conversion
-    writes it (``urdf.conversion.as_written``).
+    For a URDF joint, ``type`` and the axes are the joint as libsdformat's URDF
+    conversion writes it (``urdf.conversion.as_written``: a ``continuous`` joint is
+    a ``revolute`` one, a ``disableFixedJointLumping`` joint a locked revolute
+    one); ``element`` is the joint as the file wrote it, which is what
+    robot_state_publisher reads.
     """
 
     name: str
@@ -95,6 +98,8 @@ class ResolvedJoint:
     parent: str
     child: str
     world: Transform | None
+    parent_moves_with: str | None  # see ResolvedFrame.moves_with
+    child_moves_with: str | None
     axis: ResolvedAxis | None
     axis2: ResolvedAxis | None
     element: Joint
@@ -102,12 +107,19 @@ class ResolvedJoint:
 
 @dataclass(frozen=True, slots=True)
 class ResolvedFrame:
-    """A ``<frame>`` with the body it is attached to (None: the chain fails)."""
+    """A ``<frame>`` with the body it is attached to (None: the chain fails).
+
+    ``attached_to`` names the body as libsdformat does (a link, a static model or
+    ``world``); ``moves_with`` is what a kinematic tree needs: the scoped name of
+    the link whose motion the frame follows, or ``world`` when it never moves (the
+    world, a static model); None when its attached-to chain fails.
+    """
 
     name: str
     model: str
     world: Transform | None
     attached_to: str | None
+    moves_with: str | None
     element: Frame
 
 
@@ -129,6 +141,7 @@ class ResolvedModel:
     world: Transform | None
     canonical_link: str | None
     static: bool
+    moves_with: str | None     # see ResolvedFrame.moves_with
     element: Model
 
 

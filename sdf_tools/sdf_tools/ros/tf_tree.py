@@ -1,8 +1,8 @@
 """The TF tree of a loaded description: what ``/tf_static`` and ``/tf`` carry.
 
-Built from a :class:`~sdf_tools.load.LoadResult` (frames already resolved),
-with no ROS import. TF needs a tree, one parent per frame; this module
-decides the parent of each frame:
+Built from the resolved description (:mod:`sdf_tools.resolved`: every world
+pose and attached-to body already known), with no ROS import. TF needs a
+tree, one parent per frame; this module decides the parent of each frame:
 
 * every joint gives one transform, parent link -> child link at the joint
   (robot_state_publisher's rule): fixed joints are static; revolute,
@@ -31,11 +31,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
-from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_pose
 from sdf_tools.frames.graph import join
 from sdf_tools.load import LoadResult
-from sdf_tools.model import Actor, Joint, JointAxis, Loc, Model
+from sdf_tools.model import Actor, Loc, Model, World
 from sdf_tools.model.canonical import canonical_link_relative_name
+from sdf_tools.resolved import (
+    Resolved,
+    ResolvedAxis,
+    ResolvedFrame,
+    ResolvedJoint,
+    ResolvedLink,
+    ResolvedModel,
+    resolve,
+)
 from sdf_tools.ros.actor_motion import ActorMotion
 from sdf_tools.ros.joint_motion import BALL_AXES, MULTI_AXIS_TYPES, ONE_AXIS_TYPES, Mimic, MovingJoint
 from sdf_tools.transform import IDENTITY, Transform, Vec3
@@ -112,19 +120,42 @@ def _where(loc: Loc | None) -> tuple[str | None, int | None]:
     return (loc.file, loc.line) if loc is not None else (None, None)
 
 
-def _walk(model: Model, parent_scope: str, static: bool) -> Iterator[tuple[str, Model, bool]]:
-    scope = join(parent_scope, model.name)
-    static = static or model.static
-    yield scope, model, static
-    for m in model.models:
-        yield from _walk(m, scope, static)
+class _Scene:
+    """The resolved records of the part being published, grouped by the model holding them."""
+
+    def __init__(self, r: Resolved) -> None:
+        self.r = r
+        self.links: dict[str, list[ResolvedLink]] = {}
+        self.joints: dict[str, list[ResolvedJoint]] = {}
+        self.frames: dict[str, list[ResolvedFrame]] = {}
+        for lk in r.links:
+            self.links.setdefault(lk.model, []).append(lk)
+        for j in r.joints:
+            self.joints.setdefault(j.model, []).append(j)
+        for f in r.frames:
+            self.frames.setdefault(f.model, []).append(f)
+        # World poses by scoped name, as the frame graphs' vertices are looked up.
+        self.world: dict[str, Transform | None] = {}
+        for group in (r.models, r.links, r.joints, r.frames):
+            self.world.update((x.name, x.world) for x in group)
+        self.by_element = {id(m.element): m for m in r.models}
+
+    def walk(self, model: Model, static: bool = False) -> Iterator[tuple[ResolvedModel, bool]]:
+        """A model and its nested models, parents first, each with 'static here or above'."""
+        rm = self.by_element.get(id(model))
+        if rm is None:  # a model the graphs did not take (a clashing name)
+            return
+        static = static or model.static
+        yield rm, static
+        for m in model.models:
+            yield from self.walk(m, static)
 
 
 class _Builder:
-    """One build: the graphs, the naming rule, and the tree being filled."""
+    """One build: the resolved scene, the naming rule, and the tree being filled."""
 
-    def __init__(self, g: FrameGraphs, options: TreeOptions, prefix: str, world_graph: bool) -> None:
-        self.g, self.options, self.prefix, self.world_graph = g, options, prefix, world_graph
+    def __init__(self, scene: _Scene, options: TreeOptions, prefix: str) -> None:
+        self.scene, self.options, self.prefix = scene, options, prefix
         self.tree = TfTree()
         self.parent_of: dict[str, str] = {}
         self.order: dict[str, int] = {}  # child frame -> declaration index (to break loops)
@@ -145,25 +176,13 @@ class _Builder:
         return {full, rel}
 
     def pose(self, full: str) -> Transform | None:
-        if full == WORLD:
-            return IDENTITY
-        vid = self.g.ids.get(full)
-        return None if vid is None else resolve_pose(self.g, vid)
+        return IDENTITY if full == WORLD else self.scene.world.get(full)
 
     def note(self, message: str, loc: Loc | None, *, error: bool = False) -> None:
         file, line = _where(loc)
         code, severity = ((ErrorCode.ELEMENT_MISSING, Severity.ERROR) if error
                           else (ErrorCode.WARNING, Severity.WARNING))
         self.tree.notes.append(Diagnostic(code, message, file, line, severity=severity))
-
-    def body(self, vid: int) -> str | None:
-        """Return the full name of the link ``vid`` is fixed to, WORLD, or None."""
-        sink, err = resolve_attached_body(self.g, vid, self.world_graph)
-        if err is not None or sink is None:
-            return None
-        if self.g.kinds[sink] in (Kind.WORLD, Kind.STATIC_MODEL, Kind.ROOT):
-            return WORLD
-        return self.g.names[sink]
 
     def claim(self, child: str, parent: str, source: str, loc: Loc | None) -> bool:
         if child in self.parent_of or child == self.options.root_frame:
@@ -179,29 +198,11 @@ class _Builder:
             self.tree.fixed.append(FixedTransform(parent, child, x, source))
 
     # -- joints ---------------------------------------------------------------------------
-    def axis(self, scope: str, axis: JointAxis | None, x_wj: Transform) -> Vec3 | None:
-        if axis is None:
-            return (0.0, 0.0, 1.0)
-        frame: Transform | None = x_wj
-        if axis.expressed_in:
-            vid = self.g.find(scope, axis.expressed_in)
-            frame = None if vid is None else resolve_pose(self.g, vid)
-        if frame is None:
-            return None
-        v = x_wj.inverse().rotate(frame.rotate(axis.xyz))
-        n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) ** 0.5
-        return None if n == 0.0 else (v[0] / n, v[1] / n, v[2] / n)
-
-    def joint(self, scope: str, joint: Joint) -> None:
-        full = join(scope, joint.name)
+    def joint(self, j: ResolvedJoint) -> None:
+        joint, full = j.element, j.name
         who = f'joint [{full}]'
-        ends = []
-        for ref in (joint.parent, joint.child):
-            vid = None if ref == 'world' else self.g.find(scope, ref)
-            ends.append(WORLD if ref == 'world' else (None if vid is None else self.body(vid)))
-        parent, child = ends
-        jv = self.g.ids.get(full)
-        x_wj = None if jv is None else resolve_pose(self.g, jv)
+        parent, child = _body(j.parent_moves_with), _body(j.child_moves_with)
+        x_wj = j.world
         if parent is None or child is None or x_wj is None:
             self.note(f'{who}: its parent or child cannot be resolved to a link; not published',
                       joint.loc)
@@ -215,28 +216,31 @@ class _Builder:
             return
         x_pj, x_jc = x_wp.inverse() * x_wj, x_wj.inverse() * x_wc
         pf, cf = self.fid(parent), self.fid(child)
+        # The joint as the file wrote it (robot_state_publisher's view of a URDF), not
+        # as libsdformat's conversion turns it (a locked revolute joint, say).
         if joint.type == 'fixed':
             self.tree.ignored_joints.update({self.fid(full)} | self.joint_aliases(full))
             self.add_fixed(pf, cf, x_pj * x_jc, who, joint.loc)
         elif joint.type in ONE_AXIS_TYPES + MULTI_AXIS_TYPES:
-            self.moving(scope, joint, full, pf, cf, x_pj, x_jc, x_wj)
+            self.moving(j, pf, cf, x_pj, x_jc, x_wj)
         else:
             self.tree.ignored_joints.update({self.fid(full)} | self.joint_aliases(full))
             self.note(f'{who} is of type [{joint.type}], which joint_states cannot drive: the '
                       f'transform {pf} -> {cf} is not published', joint.loc)
 
-    def moving(self, scope: str, joint: Joint, full: str, pf: str, cf: str, x_pj: Transform,
-               x_jc: Transform, x_wj: Transform) -> None:
+    def moving(self, j: ResolvedJoint, pf: str, cf: str, x_pj: Transform, x_jc: Transform,
+               x_wj: Transform) -> None:
+        joint, full = j.element, j.name
         who = f'joint [{full}]'
-        found = ([self.axis(scope, joint.axis, x_wj)] if joint.type in ONE_AXIS_TYPES else
+        found = ([_axis_in_joint(j.axis, x_wj)] if joint.type in ONE_AXIS_TYPES else
                  list(BALL_AXES) if joint.type == 'ball' else
-                 [self.axis(scope, joint.axis, x_wj), self.axis(scope, joint.axis2, x_wj)])
+                 [_axis_in_joint(j.axis, x_wj), _axis_in_joint(j.axis2, x_wj)])
         axes = tuple(a for a in found if a is not None)
         if len(axes) != len(found):
             self.note(f'{who}: its axis cannot be resolved; not published', joint.loc)
             return
         a = joint.axis
-        mimic = (Mimic(join(scope, a.mimic_joint), a.mimic_multiplier, a.mimic_offset)
+        mimic = (Mimic(join(j.model, a.mimic_joint), a.mimic_multiplier, a.mimic_offset)
                  if a is not None and a.mimic_joint else None)
         name = self.fid(full)
         file, line = _where(joint.loc)
@@ -284,9 +288,8 @@ class _Builder:
         self.tree.moving = {k: m for k, m in self.tree.moving.items() if m.child != child}
 
     # -- frames, placements, actors -------------------------------------------------------
-    def frame(self, full: str, what: str, loc: Loc | None) -> None:
-        vid = self.g.ids.get(full)
-        body = None if vid is None else self.body(vid)
+    def frame(self, full: str, moves_with: str | None, what: str, loc: Loc | None) -> None:
+        body = _body(moves_with)
         x_wb = None if body is None else self.pose(body)
         x_wf = self.pose(full)
         if body is None or x_wb is None or x_wf is None:
@@ -294,13 +297,13 @@ class _Builder:
             return
         self.add_fixed(self.fid(body), self.fid(full), x_wb.inverse() * x_wf, f'{what} [{full}]', loc)
 
-    def place_free_links(self, links: list[tuple[str, Loc | None]], world_name: str) -> None:
-        for full, loc in links:
-            cf = self.fid(full)
-            pose = self.pose(full)
-            if cf not in self.parent_of and pose is not None:
-                self.add_fixed(self.options.root_frame, cf, pose,
-                               f'initial pose of link [{full}] in world [{world_name}]', loc)
+    def place_free_links(self, links: list[ResolvedLink], world_name: str) -> None:
+        for lk in links:
+            cf = self.fid(lk.name)
+            if cf not in self.parent_of and lk.world is not None:
+                self.add_fixed(self.options.root_frame, cf, lk.world,
+                               f'initial pose of link [{lk.name}] in world [{world_name}]',
+                               lk.element.loc)
 
     def actor(self, actor: Actor) -> None:
         motion = ActorMotion.from_actor(actor)
@@ -314,66 +317,79 @@ class _Builder:
             self.tree.actors.append(ActorFrame(cf, self.options.root_frame, motion))
 
 
-def _add_models(b: _Builder, models: list[Model], top_scope: str) -> list[tuple[str, Loc | None]]:
+def _body(moves_with: str | None) -> str | None:
+    """The TF body of a resolved 'moves with': a link's full name, WORLD, or None."""
+    return WORLD if moves_with == 'world' else moves_with
+
+
+def _axis_in_joint(axis: ResolvedAxis | None, x_wj: Transform) -> Vec3 | None:
+    """A joint axis as a unit vector in the joint frame (no ``<axis>``: +z, as libsdformat)."""
+    if axis is None:
+        return (0.0, 0.0, 1.0)
+    if axis.xyz is None:
+        return None
+    v = x_wj.inverse().rotate(axis.xyz)
+    n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) ** 0.5
+    return None if n == 0.0 else (v[0] / n, v[1] / n, v[2] / n)
+
+
+def _add_models(b: _Builder, models: list[Model]) -> list[ResolvedLink]:
     """Add joints, static links and frames of ``models``; return the non-static links."""
-    free: list[tuple[str, Loc | None]] = []
+    scene = b.scene
+    free: list[ResolvedLink] = []
     for top in models:
-        for scope, model, static in _walk(top, top_scope, False):
-            for link in model.links:
-                full = join(scope, link.name)
-                if static:
-                    pose = b.pose(full)
-                    if pose is not None:
-                        b.add_fixed(b.options.root_frame, b.fid(full), pose,
-                                    f'link [{full}] of static model [{scope}]', link.loc)
-                else:
-                    free.append((full, link.loc))
+        for rm, static in scene.walk(top):
+            for lk in scene.links.get(rm.name, ()):
+                if not static:
+                    free.append(lk)
+                elif lk.world is not None:
+                    b.add_fixed(b.options.root_frame, b.fid(lk.name), lk.world,
+                                f'link [{lk.name}] of static model [{rm.name}]', lk.element.loc)
             if not static:
-                for joint in model.joints:
-                    b.joint(scope, joint)
+                for j in scene.joints.get(rm.name, ()):
+                    b.joint(j)
     if b.options.publish_frames:
         for top in models:
-            for scope, model, _ in _walk(top, top_scope, False):
-                if scope != b.prefix:
-                    b.frame(scope, 'model', model.loc)
-                for f in model.frames:
-                    b.frame(join(scope, f.name), 'frame', f.loc)
+            for rm, _ in scene.walk(top):
+                if rm.name != b.prefix:
+                    b.frame(rm.name, rm.moves_with, 'model', rm.element.loc)
+                for f in scene.frames.get(rm.name, ()):
+                    b.frame(f.name, f.moves_with, 'frame', f.element.loc)
     return free
 
 
-def _report_unconnected(b: _Builder, model: Model, free: list[tuple[str, Loc | None]]) -> None:
+def _report_unconnected(b: _Builder, model: Model, free: list[ResolvedLink]) -> None:
     canon = canonical_link_relative_name(model)
     top = b.fid(join(model.name, canon)) if canon else None
     while top is not None and top in b.parent_of:
         top = b.parent_of[top]
-    for full, loc in free:
-        node: str | None = b.fid(full)
+    for lk in free:
+        node: str | None = b.fid(lk.name)
         while node is not None and node in b.parent_of:
             node = b.parent_of[node]
-        if node != top and node == b.fid(full):
-            b.note(f'link [{full}] is joined by no joint to [{top}] or the world: a free body whose '
-                   'pose only a simulator or localization knows; its subtree is not connected', loc)
+        if node != top and node == b.fid(lk.name):
+            b.note(f'link [{lk.name}] is joined by no joint to [{top}] or the world: a free body '
+                   'whose pose only a simulator or localization knows; its subtree is not '
+                   'connected', lk.element.loc)
 
 
-def _world_tree(result: LoadResult, options: TreeOptions) -> _Builder:
+def _world_tree(scene: _Scene, world: World, options: TreeOptions) -> _Builder:
     """Build from the first world: its one model (or ``options.model``), or all its models."""
-    assert result.document is not None
-    world, g = result.document.worlds[0], result.world_graphs[0]
     chosen = options.model or (world.models[0].name if len(world.models) == 1 else '')
-    b = _Builder(g, options, chosen, True)
+    b = _Builder(scene, options, chosen)
     models = [m for m in world.models if not chosen or m.name == chosen]
     if chosen and not models:
         names = ', '.join(f'[{m.name}]' for m in world.models) or 'none'
         b.note(f'parameter model is [{chosen}], which is not a model of world [{world.name}] (its '
                f'models: {names})', world.loc, error=True)
         return b
-    free = _add_models(b, models, '')
+    free = _add_models(b, models)
     if not chosen:
-        for joint in world.joints:
-            b.joint('', joint)
+        for j in scene.joints.get('', ()):
+            b.joint(j)
     if options.publish_frames:
-        for f in world.frames:
-            b.frame(f.name, 'frame', f.loc)
+        for f in scene.frames.get('', ()):
+            b.frame(f.name, f.moves_with, 'frame', f.element.loc)
     for actor in world.actors:
         b.actor(actor)
     b.resolve_mimics()
@@ -382,37 +398,39 @@ def _world_tree(result: LoadResult, options: TreeOptions) -> _Builder:
     return b
 
 
-def build_tf_tree(result: LoadResult, options: TreeOptions | None = None) -> TfTree:
+def build_tf_tree(source: LoadResult | Resolved, options: TreeOptions | None = None) -> TfTree:
     """Compute the static and moving transforms of a loaded description.
 
-    Which part of the file is published: a lone model (or URDF) as itself,
-    names relative to it; in a world, the model named by ``options.model``
-    (or the world's only model) with names relative to it, placed at its
-    initial pose in the world, with the world's frames and actors; with
-    several models and no ``options.model``, every model (names start with
-    the model's). Problems are returned in ``notes`` (errors mean nothing
-    should be published); the tree never holds a transform it could not
-    resolve.
+    ``source`` is resolved first if it is a load result. Which part of the file
+    is published: a lone model (or URDF) as itself, names relative to it; in a
+    world, the model named by ``options.model`` (or the world's only model) with
+    names relative to it, placed at its initial pose in the world, with the
+    world's frames and actors; with several models and no ``options.model``,
+    every model (names start with the model's). Problems are returned in
+    ``notes`` (errors mean nothing should be published); the tree never holds a
+    transform it could not resolve.
     """
     options = options or TreeOptions()
-    doc = result.document
+    r = source if isinstance(source, Resolved) else resolve(source)
+    doc = r.document
     if doc is None:
         return TfTree(notes=[Diagnostic(ErrorCode.FILE_READ, 'nothing was loaded')])
-    if doc.worlds and result.world_graphs:
-        return _world_tree(result, options).tree
-    if doc.model is not None and result.model_graphs is not None:
-        b = _Builder(result.model_graphs, options, doc.model.name, False)
+    # Only the first world is published: its records come first in document order.
+    if doc.worlds:
+        return _world_tree(_Scene(r), doc.worlds[0], options).tree
+    if doc.model is not None:
+        b = _Builder(_Scene(r), options, doc.model.name)
         if options.model and options.model != doc.model.name:
             b.note(f'parameter model is [{options.model}] but the file holds model '
                    f'[{doc.model.name}] only', doc.model.loc, error=True)
             return b.tree
-        free = _add_models(b, [doc.model], '')
+        free = _add_models(b, [doc.model])
         b.resolve_mimics()
         b.break_loops()
         _report_unconnected(b, doc.model, free)
         return b.tree
     if doc.actor is not None:
-        b = _Builder(FrameGraphs(), options, '', True)
+        b = _Builder(_Scene(r), options, '')
         b.actor(doc.actor)
         return b.tree
     return TfTree(notes=[Diagnostic(ErrorCode.ELEMENT_MISSING,
