@@ -6,6 +6,7 @@ user comparing our output with ``ign sdf -k`` sees the same words.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 
@@ -94,6 +95,33 @@ class Diagnostic:
             where = f'{where}:{self.line}'
         kind = 'warning' if self.severity is Severity.WARNING else 'error'
         return f'{where}: {kind}: [{self.code.value}] {self.message}'
+
+
+class Findings:
+    """What a result's diagnostics say: its errors, its warnings, libsdformat's verdict.
+
+    A mixin for the load result and the resolved description, which both carry
+    ``diagnostics``, ``usable`` (False: the input could not be read at all) and
+    ``document``.
+    """
+
+    __slots__ = ()
+    diagnostics: Sequence[Diagnostic]
+    usable: bool
+    document: object | None
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
+
+    @property
+    def valid(self) -> bool:
+        """libsdformat's verdict: a document was read, with no error."""
+        return self.usable and self.document is not None and not self.errors
 
 
 class SdfToolsError(Exception):

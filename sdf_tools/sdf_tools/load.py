@@ -12,7 +12,7 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools._perf import no_gc, release_freed_memory
-from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.errors import Diagnostic, ErrorCode, Findings, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
 from sdf_tools.frames.world_joints import check_world_joints
@@ -25,7 +25,7 @@ from sdf_tools.xmlsafe import line_of, parse_bytes, read_file
 
 
 @dataclass
-class LoadResult:
+class LoadResult(Findings):
     """What loading a file produced.
 
     Attributes:
@@ -42,18 +42,6 @@ class LoadResult:
     model_graphs: FrameGraphs | None = None
     world_graphs: list[FrameGraphs] = field(default_factory=list)
     usable: bool = True
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
-
-    @property
-    def valid(self) -> bool:
-        return self.usable and self.document is not None and not self.errors
 
 
 def detect_format(root: etree._Element, source: str | None,

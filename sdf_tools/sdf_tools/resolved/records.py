@@ -16,7 +16,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sdf_tools.errors import Diagnostic, Severity
+from sdf_tools.errors import Diagnostic, Findings
 from sdf_tools.model import Actor, Collision, Document, Frame, Joint, JointAxis, Link, Model, Sensor, Visual
 from sdf_tools.model.elements import Geometry
 from sdf_tools.transform import Transform, Vec3
@@ -155,7 +155,7 @@ class ResolvedActor:
 
 
 @dataclass(frozen=True, slots=True)
-class Resolved:
+class Resolved(Findings):
     """Every element of a document, resolved, in document order, with the diagnostics.
 
     The ``*_by_name`` maps give an element by its scoped name (the first one of
@@ -177,19 +177,6 @@ class Resolved:
     models_by_name: Mapping[str, ResolvedModel] = field(default_factory=dict, repr=False)
     links_by_name: Mapping[str, ResolvedLink] = field(default_factory=dict, repr=False)
     joints_by_name: Mapping[str, ResolvedJoint] = field(default_factory=dict, repr=False)
-
-    @property
-    def errors(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.ERROR]
-
-    @property
-    def warnings(self) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.severity is Severity.WARNING]
-
-    @property
-    def valid(self) -> bool:
-        """libsdformat's verdict: usable, and no error."""
-        return self.usable and self.document is not None and not self.errors
 
 
 def finite(value: float) -> float | None:
