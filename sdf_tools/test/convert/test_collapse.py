@@ -33,7 +33,7 @@ from convert.mjcf.mujoco_check import (
     compile_mjcf,
     source_flats,
 )
-from convert.to_sdf_compare import environment
+from convert.sdf.to_sdf_compare import environment
 from convert.usd.corpus_sample import sample
 from convert.usd.usd_judge import (
     FLOAT_TOL,

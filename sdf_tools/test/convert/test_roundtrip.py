@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from support.libsdformat import probe_available, run_probe
 
-from convert.urdf_readback import TOL, by_name, libsdformat_problems, pose_diff, vec_diff
+from convert.urdf.urdf_readback import TOL, by_name, libsdformat_problems, pose_diff, vec_diff
 from sdf_tools.convert import ConversionOptions
 from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.convert.urdf.to_urdf import convert_to_urdf

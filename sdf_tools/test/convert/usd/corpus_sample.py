@@ -16,7 +16,7 @@ from collections import defaultdict
 
 from differential.corpus import RobotFile, corpus
 
-from convert.to_sdf_compare import environment
+from convert.sdf.to_sdf_compare import environment
 from sdf_tools.load import load_file
 
 

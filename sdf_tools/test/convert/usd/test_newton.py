@@ -19,7 +19,7 @@ import pytest
 from differential.corpus import RobotFile, corpus_id
 from pxr import Usd
 
-from convert.to_sdf_compare import environment
+from convert.sdf.to_sdf_compare import environment
 from convert.usd.corpus_sample import sample
 from convert.usd.newton_judge import NEWTON_TOL, newton_urdf, newton_usd, rel_error
 from convert.usd.usd_judge import expected, key_of, pose_error

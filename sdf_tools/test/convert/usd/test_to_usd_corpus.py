@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from differential.corpus import RobotFile, corpus_id
 
-from convert.to_sdf_compare import environment
+from convert.sdf.to_sdf_compare import environment
 from convert.usd.corpus_sample import sample
 from convert.usd.usd_judge import judge
 from sdf_tools.convert.api import convert_loaded, write_result

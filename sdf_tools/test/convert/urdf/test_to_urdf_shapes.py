@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from convert.urdf_readback import TOL, by_name, convert, load, pose_diff, readback
+from convert.urdf.urdf_readback import TOL, by_name, convert, load, pose_diff, readback
 from sdf_tools.convert import ReportKind
 from sdf_tools.resolved import inspect_json
 from sdf_tools.transform import Transform
 
-DATA = Path(__file__).resolve().parents[1] / 'data'
+DATA = Path(__file__).resolve().parents[2] / 'data'
 
 
 def _link_xml(write_sdf: Callable[..., Path], body: str, **options: object

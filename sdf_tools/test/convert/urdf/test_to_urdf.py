@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from convert.urdf_readback import (
+from convert.urdf.urdf_readback import (
     TOL,
     axis_errors,
     by_name,
@@ -22,7 +22,7 @@ from sdf_tools.errors import ErrorCode
 from sdf_tools.load import load_file
 from sdf_tools.resolved import inspect_json
 
-DATA = Path(__file__).resolve().parents[1] / 'data'
+DATA = Path(__file__).resolve().parents[2] / 'data'
 CONV = DATA / 'convert_urdf'
 
 

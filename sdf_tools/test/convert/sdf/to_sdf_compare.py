@@ -37,8 +37,8 @@ from sdf_tools.load import load_file
 
 Json = dict[str, Any]
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parent / 'data' / 'convert'
-SDF_DATA = HERE.parent / 'data' / 'sdf'
+DATA = HERE.parents[1] / 'data' / 'convert'
+SDF_DATA = HERE.parents[1] / 'data' / 'sdf'
 TOL = 1e-9
 URDFDOM_SNAP = 0.99999
 IGN_SNAP = 1.0 - 1e-12

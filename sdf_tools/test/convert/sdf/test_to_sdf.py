@@ -17,7 +17,7 @@ from lxml import etree
 from scipy.spatial.transform import Rotation
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
-from convert.to_sdf_compare import (
+from convert.sdf.to_sdf_compare import (
     DATA,
     by_name,
     compare_kinematics,

@@ -15,7 +15,7 @@ from sdf_tools.sdf import stream
 from sdf_tools.sdf.spec import parallel
 from sdf_tools.xmlsafe import parse_bytes
 
-DATA = Path(__file__).resolve().parents[1] / 'data'
+DATA = Path(__file__).resolve().parents[2] / 'data'
 
 # Models that pass, fail (a bad value, a bad attribute, an unknown element, a missing
 # required child, a deprecated element), nest, carry plugins and comments, in a world

@@ -6,7 +6,7 @@ import pytest
 from lxml import etree
 from scipy.spatial.transform import Rotation
 
-from convert.to_sdf_compare import DATA, convert
+from convert.sdf.to_sdf_compare import DATA, convert
 from sdf_tools.convert import ReportKind
 from sdf_tools.convert.lumping import combine_inertials, urdf_shape_name
 from sdf_tools.load import load_string
@@ -158,7 +158,7 @@ hypothesis = pytest.importorskip('hypothesis')
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from convert.to_sdf_compare import compare_kinematics, compare_lumped_mass, read_urdf  # noqa: E402
+from convert.sdf.to_sdf_compare import compare_kinematics, compare_lumped_mass, read_urdf  # noqa: E402
 
 _num = st.floats(-1.0, 1.0, allow_nan=False).map(lambda v: round(v, 4))
 _angle = st.floats(-3.0, 3.0, allow_nan=False).map(lambda v: round(v, 4))
@@ -225,7 +225,7 @@ def test_random_robots_lump_like_libsdformat(urdf: str) -> None:
 
     from support.libsdformat import run_probe
 
-    from convert.to_sdf_compare import compare_libsdformat, write
+    from convert.sdf.to_sdf_compare import compare_libsdformat, write
 
     with tempfile.TemporaryDirectory() as d:
         path = Path(d) / 'r.urdf'

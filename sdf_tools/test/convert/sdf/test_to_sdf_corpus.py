@@ -20,7 +20,7 @@ import pytest
 from differential.corpus import RobotFile, corpus, corpus_id
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
-from convert.to_sdf_compare import (
+from convert.sdf.to_sdf_compare import (
     compare_kinematics,
     compare_libsdformat,
     compare_lumped_mass,

@@ -25,13 +25,13 @@ from typing import Any
 import pytest
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
-from convert.urdf_readback import convert, libsdformat_problems
+from convert.urdf.urdf_readback import convert, libsdformat_problems
 from sdf_tools.load import LoadResult, load_file
 from sdf_tools.resolved import inspect_json
 
 pytestmark = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
 
-TEST = Path(__file__).resolve().parents[1]
+TEST = Path(__file__).resolve().parents[2]
 SDF, CONV = TEST / 'data' / 'sdf', TEST / 'data' / 'convert_urdf'
 DEMO = TEST.parent / 'sdf_tools' / 'examples' / 'demo_world.sdf'
 CASES = [

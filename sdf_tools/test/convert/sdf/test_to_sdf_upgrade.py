@@ -9,13 +9,13 @@ import pytest
 from lxml import etree
 from support.libsdformat import compare, probe_available, probe_unavailable_reason, run_probe
 
-from convert.to_sdf_compare import SDF_DATA, convert, write
+from convert.sdf.to_sdf_compare import SDF_DATA, convert, write
 from sdf_tools.convert import ReportKind
 from sdf_tools.load import load_file
 from sdf_tools.resolved import inspect_json
 
 ENV = {'SDF_PATH': str(SDF_DATA / 'models')}
-EXAMPLES = SDF_DATA.parents[1] / 'sdf_tools' / 'examples'
+EXAMPLES = SDF_DATA.parents[2] / 'sdf_tools' / 'examples'
 FILES = sorted(SDF_DATA.glob('*.sdf')) + sorted(EXAMPLES.glob('*.sdf'))
 VERSIONS = ('1.9', '1.10', '1.11')
 needs_probe = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
@@ -137,7 +137,7 @@ def test_imu_noise_of_1_5_files_takes_the_1_6_layout(tmp_path: Path) -> None:
 def _corpus_sdf() -> list[Any]:
     from differential.corpus import corpus
 
-    from convert.to_sdf_compare import environment
+    from convert.sdf.to_sdf_compare import environment
     out = []
     for entry in sorted((e for e in corpus() if e.path.suffix in ('.sdf', '.world')), key=lambda e: str(e.path)):
         with environment(entry.env):
@@ -152,7 +152,7 @@ CORPUS_SDF = _corpus_sdf() if probe_available() else []
 @needs_probe
 @pytest.mark.parametrize('entry', CORPUS_SDF, ids=[f'{e.collection}/{e.path.name}' for e in CORPUS_SDF])
 def test_real_sdf_files_keep_their_poses(entry: Any, tmp_path: Path) -> None:
-    from convert.to_sdf_compare import environment
+    from convert.sdf.to_sdf_compare import environment
     with environment(entry.env):
         original = _ours(entry.path)
         out = write(convert(entry.path), tmp_path)

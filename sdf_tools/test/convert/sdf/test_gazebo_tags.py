@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from lxml import etree
 
-from convert.to_sdf_compare import DATA, convert, ign_available, leaves, printout, same_text, write
+from convert.sdf.to_sdf_compare import DATA, convert, ign_available, leaves, printout, same_text, write
 from sdf_tools.convert import ReportKind
 from sdf_tools.convert.sdf.gazebo_apply import applies_to_shape
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, parse_block, parse_number

@@ -18,7 +18,7 @@ import pytest
 
 from sdf_tools.sdf.spec import SPEC_VERSIONS, spec_for, table
 
-REPO = Path(__file__).resolve().parents[3]
+REPO = Path(__file__).resolve().parents[4]
 DEBIAN = Path('/usr/share/sdformat12')
 OLD = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9')
 NEW = ('1.10', '1.11')
