@@ -21,7 +21,7 @@ Layout: one subpackage per target format, around the shared parts.
 """
 from __future__ import annotations
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 
 __all__ = ['ConversionOptions', 'ConversionReport', 'ConversionResult', 'ReportEntry', 'ReportKind']

@@ -22,8 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult, detect_format, load_file, load_string
 from sdf_tools.xmlsafe import parse_bytes

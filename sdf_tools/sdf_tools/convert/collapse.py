@@ -22,8 +22,8 @@ from __future__ import annotations
 import dataclasses
 from typing import TypeVar
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatFrame, FlatJoint, FlatLink, FlatModel, pose_in_link, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Frame, Inertial, Visual
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.inertia import combine_inertials

@@ -25,8 +25,8 @@ from sdf_tools.convert.api import (
     write_report,
     write_result,
 )
+from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionResult
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.transform import Transform
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, resolve_attached_body, resolve_pose
 from sdf_tools.frames.checks import joint_body

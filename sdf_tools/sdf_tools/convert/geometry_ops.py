@@ -26,9 +26,9 @@ import numpy as np
 import trimesh
 from transforms3d.quaternions import quat2mat
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import computed_pose
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Geometry, Inertial, Link, Model
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.transform import IDENTITY, Transform

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Model, Plugin
 from sdf_tools.xmlsafe import line_of
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.geometry_ops import apply_geometry_options
 from sdf_tools.convert.joint_drives import add_joint_drives
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import computed_pose, is_identity
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.uris import apply_uri_policy
 from sdf_tools.model import Document, Joint, Model
 from sdf_tools.transform import IDENTITY

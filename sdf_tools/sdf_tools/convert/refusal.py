@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from sdf_tools.convert.conversion_report import ConversionReport
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult
 from sdf_tools.urdf.conversion import is_massless_root

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Model, Visual
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.uris import resolve_uri

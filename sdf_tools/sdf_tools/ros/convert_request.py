@@ -25,8 +25,8 @@ from sdf_tools.convert.api import (
     output_format,
     write_output,
 )
+from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionResult
 from sdf_tools.errors import Severity
 from sdf_tools.load import without_read_summary
 from sdf_tools.ros.params import parse_xacro_args, resolve_description_file

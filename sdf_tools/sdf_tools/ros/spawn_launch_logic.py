@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from sdf_tools.spawn.assets import URI_MODES
-from sdf_tools.spawn.backends import BACKENDS
+from sdf_tools.spawn.backend_choice import BACKENDS
 from sdf_tools.spawn.prepare import FORMATS
 
 #: (name, default, description) of each launch argument.

@@ -14,12 +14,12 @@ the ``sdf_tools spawn`` command are thin layers over :func:`spawn`,
 """
 from __future__ import annotations
 
-from sdf_tools.spawn.backend import CreateRequest, EntityInfo, SimulatorBackend
-from sdf_tools.spawn.backends import BACKENDS, make_backend
+from sdf_tools.spawn.backend_choice import BACKENDS, make_backend
 from sdf_tools.spawn.errors import BackendError, BackendTimeoutError, BackendUnavailableError
 from sdf_tools.spawn.pipeline import SpawnRequest, delete, list_entities, set_pose, spawn
 from sdf_tools.spawn.prepare import FORMATS, ModelSource, PreparedModel, prepare_model
 from sdf_tools.spawn.result import Outcome, ResultCode, to_simulation_interfaces
+from sdf_tools.spawn.simulator import CreateRequest, EntityInfo, SimulatorBackend
 
 __all__ = [
     'BACKENDS',

@@ -23,12 +23,12 @@ import sys
 from collections.abc import Sequence
 
 from sdf_tools.spawn.assets import URI_MODES
-from sdf_tools.spawn.backend import EntityInfo, SimulatorBackend
-from sdf_tools.spawn.backends import BACKENDS, make_backend
+from sdf_tools.spawn.backend_choice import BACKENDS, make_backend
 from sdf_tools.spawn.errors import BackendUnavailableError
 from sdf_tools.spawn.pipeline import SpawnRequest, delete, list_entities, set_pose, spawn
 from sdf_tools.spawn.prepare import FORMATS, ModelSource
 from sdf_tools.spawn.result import Outcome
+from sdf_tools.spawn.simulator import EntityInfo, SimulatorBackend
 from sdf_tools.transform import Transform
 
 COMMANDS = ('spawn', 'delete', 'set-pose', 'list')

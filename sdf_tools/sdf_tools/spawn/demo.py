@@ -18,11 +18,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sdf_tools.spawn.backend import SimulatorBackend
 from sdf_tools.spawn.gz_cli import gz_cli_backend
 from sdf_tools.spawn.pipeline import SpawnRequest, list_entities, spawn
 from sdf_tools.spawn.prepare import ModelSource
 from sdf_tools.spawn.result import Outcome
+from sdf_tools.spawn.simulator import SimulatorBackend
 from sdf_tools.spawn.standin import (
     StandIn,
     StandInError,

@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from sdf_tools.spawn.backend import CreateRequest, EntityInfo
 from sdf_tools.spawn.errors import BackendError
+from sdf_tools.spawn.simulator import CreateRequest, EntityInfo
 from sdf_tools.spawn.textproto import Enum, TextMessage, encode, first
 from sdf_tools.transform import IDENTITY, Transform
 
@@ -102,7 +102,7 @@ def entities_from_scene(scene: TextMessage, poses: Mapping[int, Transform]) -> l
 
 
 class GzBackend:
-    """A :class:`~sdf_tools.spawn.backend.SimulatorBackend` for gz-sim over a transport.
+    """A :class:`~sdf_tools.spawn.simulator.SimulatorBackend` for gz-sim over a transport.
 
     Current poses come from ``pose/info`` (gz-sim's scene keeps the poses
     entities had when created); when nobody publishes there in time, the

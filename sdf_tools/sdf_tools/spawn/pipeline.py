@@ -25,11 +25,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from sdf_tools.spawn.assets import URI_MODES
-from sdf_tools.spawn.backend import CreateRequest, EntityInfo, SimulatorBackend
 from sdf_tools.spawn.errors import BackendError, BackendTimeoutError
 from sdf_tools.spawn.naming import entity_name_problem, namespace_problem
 from sdf_tools.spawn.prepare import ModelSource, prepare_model
 from sdf_tools.spawn.result import Outcome, ResultCode, SpawnError
+from sdf_tools.spawn.simulator import CreateRequest, EntityInfo, SimulatorBackend
 from sdf_tools.transform import Transform, normalize_quat
 
 WORLD_FRAMES = ('', 'world')

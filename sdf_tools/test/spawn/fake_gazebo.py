@@ -12,8 +12,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools.spawn.backend import CreateRequest, EntityInfo
 from sdf_tools.spawn.errors import BackendTimeoutError
+from sdf_tools.spawn.simulator import CreateRequest, EntityInfo
 from sdf_tools.transform import IDENTITY, Transform
 
 

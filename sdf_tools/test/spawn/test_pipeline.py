@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from sdf_tools.spawn import ModelSource, ResultCode, SpawnRequest, delete, list_entities, set_pose, spawn
-from sdf_tools.spawn.backend import EntityInfo
+from sdf_tools.spawn.simulator import EntityInfo
 from sdf_tools.transform import Transform
 from spawn.fake_gazebo import FakeGazebo
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import math
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.joint_drives import commanded_joints
 from sdf_tools.convert.mjcf.joints import finite_range
 from sdf_tools.convert.mjcf.writer import MjcfDocument, nums, sub
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Joint, Model
 
 _TAGS = {'effort': 'motor', 'position': 'position', 'velocity': 'velocity'}

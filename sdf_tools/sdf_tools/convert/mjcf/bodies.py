@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.massless import default_inertial
 from sdf_tools.convert.mjcf.contact import CollisionBody, surface_attrs
@@ -32,7 +33,6 @@ from sdf_tools.convert.mjcf.joints import MOVING, JointContext, write_couplings,
 from sdf_tools.convert.mjcf.tree import BodyTree
 from sdf_tools.convert.mjcf.writer import num, pose_attrs, sub
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Inertial, Link
 from sdf_tools.transform import Transform

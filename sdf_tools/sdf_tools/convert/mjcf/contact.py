@@ -25,9 +25,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision
 
 _KNOWN = {'friction/ode/mu', 'friction/ode/mu2', 'friction/torsional/coefficient',

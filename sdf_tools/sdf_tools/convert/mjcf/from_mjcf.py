@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
@@ -25,7 +26,6 @@ from sdf_tools.convert.mjcf.reader import (
     velocity_limits,
 )
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import load_string

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import Namer, where
 from sdf_tools.convert.mesh_files import (
     MeshFile,
@@ -41,7 +42,6 @@ from sdf_tools.convert.mesh_files import (
     stl_readable,
 )
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, pose_attrs, sub
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.model.material import rgba

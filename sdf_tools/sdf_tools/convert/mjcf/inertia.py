@@ -25,11 +25,11 @@ from __future__ import annotations
 import numpy as np
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, where
 from sdf_tools.convert.massless import MASSLESS_EPS, default_inertial
 from sdf_tools.convert.mjcf.writer import num, nums, pose_attrs, sub
 from sdf_tools.convert.principal_inertia import principal
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Inertial
 from sdf_tools.transform import Transform
 

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.frames.graph import join
 from sdf_tools.model import JointAxis
 from sdf_tools.transform import Vec3

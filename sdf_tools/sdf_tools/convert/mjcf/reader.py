@@ -35,7 +35,7 @@ from typing import Any
 
 from lxml import etree
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import (
     Collision,
     Extra,

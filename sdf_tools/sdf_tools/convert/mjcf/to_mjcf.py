@@ -34,6 +34,7 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.convert.collapse import collapse_fixed_joints
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.flatten import flatten
 from sdf_tools.convert.mjcf.actuators import write_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
@@ -45,7 +46,6 @@ from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs

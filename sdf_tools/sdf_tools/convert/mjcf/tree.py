@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 
 
 @dataclass

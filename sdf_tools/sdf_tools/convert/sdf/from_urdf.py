@@ -5,7 +5,7 @@ relative to its parent link, each link relative to its joint). This module
 does what libsdformat's URDF parser does on top of that, and reports it:
 
 1. ``<gazebo>`` blocks are read (:mod:`~sdf_tools.convert.sdf.gazebo_tags`);
-2. fixed joints are lumped (:mod:`~sdf_tools.convert.lumping`), the blocks of
+2. fixed joints are lumped (:mod:`~sdf_tools.convert.sdf.lumping`), the blocks of
    a lumped link moving with it; ``<frame>``\\ s named after each lumped
    joint and link keep those names usable (sensors, plugins, TF);
 3. links without mass are folded, given a mass or dropped
@@ -20,15 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sdf_tools.convert.lumping import (
-    Body,
-    Lumping,
-    Tree,
-    build_tree,
-    make_bodies,
-    reduce_fixed_joints,
-    walk_order,
-)
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.massless import (
     default_inertial,
     default_mass_message,
@@ -37,11 +29,19 @@ from sdf_tools.convert.massless import (
 )
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import identity_pose
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf import gazebo_apply as ga
 from sdf_tools.convert.sdf.gazebo_model import Targets, apply_to_model, check_blocks
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, lumping_switches, parse_blocks
 from sdf_tools.convert.sdf.joint_types import JointOutput, floating, locked_revolute, planar
+from sdf_tools.convert.sdf.lumping import (
+    Body,
+    Lumping,
+    Tree,
+    build_tree,
+    make_bodies,
+    reduce_fixed_joints,
+    walk_order,
+)
 from sdf_tools.convert.sdf.material_colors import Rgba, carry_custom, visual_colors
 from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode

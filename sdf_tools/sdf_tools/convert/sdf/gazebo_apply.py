@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.poses import is_identity
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.elements import num, pose_text
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock
 from sdf_tools.model import Collision, Extra, Joint, JointAxis, Light, Link, Sensor, Visual

@@ -12,7 +12,7 @@ import difflib
 
 from lxml import etree
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.gazebo_apply import Landing
 from sdf_tools.convert.sdf.gazebo_tags import (
     IGNORED_TAGS,

@@ -22,9 +22,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.massless import default_inertial
 from sdf_tools.convert.poses import identity_pose
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.model import Extra, Frame, Joint, JointAxis, Link
 from sdf_tools.transform import Vec3

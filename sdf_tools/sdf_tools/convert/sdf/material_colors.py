@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from lxml import etree
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.model import Extra, Model, Visual
 from sdf_tools.xmlsafe import to_xml

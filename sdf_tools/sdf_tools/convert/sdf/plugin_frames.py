@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.convert.lumping import Lumping, Tree
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.sdf.gazebo_apply import pop_attr
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, key_value, parse_number
+from sdf_tools.convert.sdf.lumping import Lumping, Tree
 from sdf_tools.transform import Transform
 
 

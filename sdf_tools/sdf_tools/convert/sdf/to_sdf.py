@@ -25,10 +25,10 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.convert.sdf.joint_types import mimic_as_custom
 from sdf_tools.convert.sdf.upgrade import SourceIndex, upgrade_model, upgrade_world

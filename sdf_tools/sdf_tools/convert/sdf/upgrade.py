@@ -23,7 +23,7 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Extra, Joint, Link, Model, World
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.context import version_tuple

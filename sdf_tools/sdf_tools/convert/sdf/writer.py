@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from sdf_tools.convert.report import ReportEntry
+from sdf_tools.convert.conversion_report import ReportEntry
 from sdf_tools.convert.sdf.elements import (
     frame_element,
     joint_element,

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, FlatModel, pose_in_link, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.urdf.writer import UJoint, num, pose_num, rpy_of
 from sdf_tools.model import Light, Link, Loc, Model, Sensor
 from sdf_tools.transform import Transform

@@ -35,8 +35,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULimit, ULink, UMimic, num
 from sdf_tools.frames.graph import join
 from sdf_tools.model import JointAxis

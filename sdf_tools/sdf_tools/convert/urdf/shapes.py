@@ -30,8 +30,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual

@@ -31,9 +31,9 @@ the output starts with a comment listing them.
 """
 from __future__ import annotations
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.urdf.extensions import gazebo_blocks
 from sdf_tools.convert.urdf.joints import JointBuilder
 from sdf_tools.convert.urdf.shapes import ShapeContext, convert_shapes

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, diagnostic, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic
 
 

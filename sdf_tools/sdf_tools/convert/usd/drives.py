@@ -23,8 +23,8 @@ import math
 
 from pxr import Sdf, Usd, UsdPhysics
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 
 #: Gains of a position-commanded joint (N*m/rad, N*m*s/rad; N/m, N*s/m for prismatic joints).
 POSITION_GAINS = (1000.0, 10.0)

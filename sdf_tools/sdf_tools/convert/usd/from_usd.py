@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from pxr import Sdf, Tf, Usd, UsdGeom, UsdPhysics
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import original_name

@@ -36,8 +36,8 @@ import numpy as np
 from pxr import Gf, Sdf, Usd, UsdPhysics
 from transforms3d.quaternions import mat2quat
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.exact import put_joint
 from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.convert.usd.xforms import quatf

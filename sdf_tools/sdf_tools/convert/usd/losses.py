@@ -9,8 +9,8 @@ have no place in it. Each one is reported, with its file and line.
 """
 from __future__ import annotations
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where as _at
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Document, Model, Visual, World
 
 #: Elements read elsewhere (colours, drives, friction): not losses.

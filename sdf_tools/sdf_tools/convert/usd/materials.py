@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Extra, Model
 from sdf_tools.model.material import Rgba, material_color, named_colors, parse_material
 

@@ -16,7 +16,7 @@ import math
 import numpy as np
 from pxr import Gf, Usd, UsdPhysics
 
-from sdf_tools.convert.report import ConversionReport, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.exact import get, get_type
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate

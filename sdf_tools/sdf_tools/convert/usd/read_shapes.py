@@ -20,8 +20,8 @@ import numpy as np
 import trimesh
 from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.mesh_files import cache_dir
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.model import Collision, Extra, Geometry, RawPose, Visual
 from sdf_tools.transform import Transform, normalize_quat
 

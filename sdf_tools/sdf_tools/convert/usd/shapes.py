@@ -31,8 +31,8 @@ import numpy as np
 import trimesh
 from pxr import Gf, Usd, UsdGeom, UsdPhysics, Vt
 
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.geometry_ops import load_mesh
-from sdf_tools.convert.report import ConversionReport, ReportKind
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.usd.xforms import set_pose
 from sdf_tools.model import Geometry, Loc

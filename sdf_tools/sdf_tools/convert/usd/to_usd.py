@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
+from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.export_plan import ExportPlan, plan_export
 from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.joint_drives import commanded_joints
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.usd.drives import joint_losses, write_drive
 from sdf_tools.convert.usd.joints import JointSite, write_joint
 from sdf_tools.convert.usd.losses import report_losses

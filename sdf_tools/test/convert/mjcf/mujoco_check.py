@@ -16,9 +16,9 @@ from typing import Any
 import mujoco
 import numpy as np
 
+from sdf_tools.convert.conversion_report import ConversionReport
 from sdf_tools.convert.flatten import FlatModel, flatten, pose_in_link
 from sdf_tools.convert.mjcf.inertia import composite
-from sdf_tools.convert.report import ConversionReport
 from sdf_tools.load import LoadResult
 from sdf_tools.transform import IDENTITY, Transform
 

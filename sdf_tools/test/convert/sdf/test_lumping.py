@@ -8,7 +8,7 @@ from scipy.spatial.transform import Rotation
 
 from convert.sdf.to_sdf_compare import DATA, convert
 from sdf_tools.convert import ReportKind
-from sdf_tools.convert.lumping import combine_inertials, urdf_shape_name
+from sdf_tools.convert.sdf.lumping import combine_inertials, urdf_shape_name
 from sdf_tools.load import load_string
 from sdf_tools.model import Inertial, RawPose
 from sdf_tools.transform import Transform

@@ -18,8 +18,8 @@ from transforms3d.quaternions import quat2mat
 
 from convert.usd.usd_judge import Expected, expected, pose_error
 from sdf_tools.convert.api import convert_file
+from sdf_tools.convert.conversion_report import ConversionResult, ReportKind
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ConversionResult, ReportKind
 from sdf_tools.load import load_file
 from sdf_tools.model import Joint, Model
 

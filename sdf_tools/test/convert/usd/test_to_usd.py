@@ -15,8 +15,8 @@ from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
 from convert.usd.usd_judge import judge, parse
 from sdf_tools.convert.api import convert_loaded, write_result
+from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.report import ReportKind
 from sdf_tools.load import load_file
 from sdf_tools.transform import Transform
 

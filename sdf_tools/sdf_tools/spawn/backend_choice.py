@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from sdf_tools.spawn.backend import SimulatorBackend
 from sdf_tools.spawn.errors import BackendUnavailableError
+from sdf_tools.spawn.simulator import SimulatorBackend
 
 BACKENDS = ('auto', 'gz_cli', 'gz_python')
 
