@@ -18,18 +18,9 @@ from sdf_tools.resolved import inspect_json
 from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
 from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
 from sdf_tools.transform import Transform
+from sdf_tools.xacro_args import parse_name_values
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
-
-
-def _xacro_args(items: Sequence[str]) -> dict[str, str] | None:
-    out: dict[str, str] = {}
-    for item in items:
-        if ':=' not in item:
-            return None
-        k, v = item.split(':=', 1)
-        out[k] = v
-    return out
 
 
 def _exit_code(result: LoadResult) -> int:
@@ -118,9 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_UNUSABLE if exc.code else EXIT_VALID
     if ns.command in SPAWN_COMMANDS:
         return run_spawn_command(ns)
-    xargs = _xacro_args(ns.args)
-    if xargs is None:
-        print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)
+    xargs, bad = parse_name_values(ns.args)
+    if bad:
+        print(f'sdf_tools: arguments after FILE must be name:=value: {bad[0]}', file=sys.stderr)
         return EXIT_UNUSABLE
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:

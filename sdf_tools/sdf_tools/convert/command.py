@@ -29,6 +29,7 @@ from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.transform import Transform
+from sdf_tools.xacro_args import parse_name_values
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 _D = ConversionOptions()
@@ -137,12 +138,8 @@ def options_from_args(ns: argparse.Namespace) -> tuple[ConversionOptions, list[s
         problems.append('--root-transform needs six numbers: "X Y Z ROLL PITCH YAW"')
     values['root_transform'] = root or Transform()
     values['self_collide'] = {'on': True, 'off': False}.get(values['self_collide'])
-    xargs: dict[str, str] = {}
-    for item in ns.args:
-        name, sep, value = item.partition(':=')
-        if not sep or not name:
-            problems.append(f'argument [{item}] after IN must be name:=value')
-        xargs[name] = value
+    xargs, bad = parse_name_values(ns.args)
+    problems += [f'argument after IN: {b}' for b in bad]
     opts = ConversionOptions(**values, xacro_args=xargs)
     return opts, problems + opts.validate()
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdf_tools.xacro_args import parse_name_values
+
 if TYPE_CHECKING:
     from sdf_tools.load import LoadResult
     from sdf_tools.report.checks_base import Problem
@@ -35,13 +37,11 @@ def main(argv: list[str]) -> int:
         ns = parser.parse_intermixed_args(argv)
     except SystemExit as exc:
         return EXIT_UNUSABLE if exc.code else EXIT_VALID
-    xacro_args: dict[str, str] = {}
-    for item in ns.args:
-        if ':=' not in item:
-            print('sdf_tools report: arguments after FILE must be name:=value', file=sys.stderr)
-            return EXIT_UNUSABLE
-        key, value = item.split(':=', 1)
-        xacro_args[key] = value
+    xacro_args, bad = parse_name_values(ns.args)
+    if bad:
+        print(f'sdf_tools report: arguments after FILE must be name:=value: {bad[0]}',
+              file=sys.stderr)
+        return EXIT_UNUSABLE
     return run_report(ns, xacro_args)
 
 

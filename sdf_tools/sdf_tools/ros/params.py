@@ -7,12 +7,12 @@ list for users; a test keeps the two equal.
 """
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from sdf_tools.sdf.uris import resolve_uri
+from sdf_tools.xacro_args import parse_name_values, parse_name_values_text
 
 FORMATS = ('urdf', 'sdf')
 MAX_FREQUENCY = 1000.0  # robot_state_publisher's upper bound
@@ -116,22 +116,8 @@ class PublisherParams:
 
 def parse_xacro_args(value: str | list[str] | tuple[str, ...]) -> tuple[dict[str, str], list[str]]:
     """Parse ``name:=value`` pairs from a string (shell-quoted) or a list of strings."""
-    if isinstance(value, str):
-        try:
-            items = shlex.split(value)
-        except ValueError as err:
-            return {}, [f'xacro_args [{value}] is not valid shell quoting: {err}']
-    else:
-        items = list(value)
-    out: dict[str, str] = {}
-    problems: list[str] = []
-    for item in items:
-        name, sep, arg = str(item).partition(':=')
-        if not sep or not name:
-            problems.append(f'xacro_args entry [{item}] is not of the form name:=value')
-            continue
-        out[name] = arg
-    return out, problems
+    out, bad = parse_name_values_text(value) if isinstance(value, str) else parse_name_values(value)
+    return out, [f'xacro_args {b}' for b in bad]
 
 
 def check_value(name: str, value: object) -> str | None:

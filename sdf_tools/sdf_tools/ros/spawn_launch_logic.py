@@ -21,6 +21,7 @@ from typing import Any
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.backend_choice import BACKENDS
 from sdf_tools.spawn.prepare import FORMATS
+from sdf_tools.xacro_args import parse_name_values
 
 #: (name, default, description) of each launch argument.
 LAUNCH_ARGUMENTS: tuple[tuple[str, str, str], ...] = (
@@ -90,9 +91,9 @@ def spawner_parameters(values: Mapping[str, str]) -> dict[str, Any]:
         else:
             params[name] = text
     args = shlex.split(given['xacro_args'])
-    bad = [a for a in args if ':=' not in a]
+    bad = parse_name_values(args)[1]
     if bad:
-        raise ValueError(f'launch argument xacro_args: {bad[0]!r} is not name:=value')
+        raise ValueError(f'launch argument xacro_args: {bad[0]}')
     params['xacro_args'] = args or ''  # launch_ros cannot type an empty list
     if params['timeout'] <= 0:
         raise ValueError('launch argument timeout must be > 0')

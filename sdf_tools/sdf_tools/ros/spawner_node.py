@@ -66,6 +66,7 @@ from sdf_tools.spawn import (
 from sdf_tools.spawn.errors import BackendUnavailableError
 from sdf_tools.spawn.result import SpawnError
 from sdf_tools.transform import Transform
+from sdf_tools.xacro_args import parse_name_values
 from sdf_tools_interfaces.msg import SimEntity
 from sdf_tools_interfaces.srv import DeleteEntity, ListEntities, SetEntityPose, SpawnModel
 
@@ -104,13 +105,9 @@ def pose_msg(x: Transform | None) -> Pose:
 
 def xacro_args(items: Sequence[str]) -> dict[str, str]:
     """Return ``name:=value`` items as a dict (raises SpawnError for a malformed one)."""
-    out: dict[str, str] = {}
-    for item in items:
-        name, sep, value = item.partition(':=')
-        if not sep or not name:
-            raise SpawnError(ResultCode.RESOURCE_PARSE_ERROR,
-                             f'xacro argument [{item}] is not name:=value')
-        out[name] = value
+    out, bad = parse_name_values(items)
+    if bad:
+        raise SpawnError(ResultCode.RESOURCE_PARSE_ERROR, f'xacro argument {bad[0]}')
     return out
 
 

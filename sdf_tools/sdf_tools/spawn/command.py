@@ -20,7 +20,6 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Sequence
 
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.backend_choice import BACKENDS, make_backend
@@ -30,6 +29,7 @@ from sdf_tools.spawn.prepare import FORMATS, ModelSource
 from sdf_tools.spawn.result import Outcome
 from sdf_tools.spawn.simulator import EntityInfo, SimulatorBackend
 from sdf_tools.transform import Transform
+from sdf_tools.xacro_args import parse_name_values
 
 COMMANDS = ('spawn', 'delete', 'set-pose', 'list')
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -131,11 +131,6 @@ def _list(backend: SimulatorBackend, ns: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _xacro_args(items: Sequence[str]) -> dict[str, str] | None:
-    pairs = [item.split(':=', 1) for item in items]
-    return None if any(len(p) != 2 for p in pairs) else {p[0]: p[1] for p in pairs}
-
-
 def run_spawn_command(ns: argparse.Namespace) -> int:
     """Run one of :data:`COMMANDS` parsed by :func:`add_spawn_commands`; return the exit code."""
     if not (math.isfinite(ns.timeout) and ns.timeout > 0):
@@ -154,9 +149,9 @@ def run_spawn_command(ns: argparse.Namespace) -> int:
     if ns.command == 'set-pose':
         return _report(set_pose(backend, ns.name, pose, relative_to=ns.relative_to, world=ns.world,
                                 timeout=ns.timeout))
-    xargs = _xacro_args(ns.args)
-    if xargs is None:
-        print('sdf_tools: arguments after FILE must be name:=value', file=sys.stderr)
+    xargs, bad = parse_name_values(ns.args)
+    if bad:
+        print(f'sdf_tools: arguments after FILE must be name:=value: {bad[0]}', file=sys.stderr)
         return EXIT_USAGE
     source = ModelSource(file=ns.file, text=ns.string, format=ns.format, xacro_args=xargs,
                          source_name='--string' if ns.string else '', model=ns.model)
