@@ -25,6 +25,7 @@ from typing import Any
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.files import write_atomically
 from sdf_tools.load import LoadResult, detect_format, load_file, load_string
 from sdf_tools.xmlsafe import parse_bytes
 
@@ -129,19 +130,7 @@ def write_output(path: str | os.PathLike[str], text: str) -> None:
     Raises:
         OSError: the directory is missing or not writable.
     """
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f'.{target.name}.', suffix='.tmp',
-                               dir=str(target.parent) or '.')
-    try:
-        with os.fdopen(fd, 'w', encoding='utf-8') as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, text)
 
 
 def report_json(result: ConversionResult, *, input_path: str | None,

@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdf_tools.files import write_atomically
 from sdf_tools.model import Geometry
 from sdf_tools.sdf.uris import resolve_uri
 
@@ -88,10 +89,8 @@ def convert_to_obj(found: MeshFile) -> MeshFile:
                         f'{MIN_VERTICES} vertices (MuJoCo needs a solid)')
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f'.{os.getpid()}.tmp')
         text = mesh.export(file_type='obj', include_normals=False, include_texture=False)
-        tmp.write_text(str(text))
-        os.replace(tmp, target)
+        write_atomically(target, str(text))
     except OSError as err:
         return MeshFile(found.uri, None, f'cannot write the converted mesh [{target}]: {err}')
     return MeshFile(found.uri, target, converted_from=found.path)

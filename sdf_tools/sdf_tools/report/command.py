@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdf_tools.files import write_atomically
 from sdf_tools.xacro_args import parse_name_values
 
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
     if ns.output:
         out = Path(ns.output)
         try:
-            out.write_text(render_page(report), encoding='utf-8')
+            write_atomically(out, render_page(report))
         except OSError as exc:
             print(f'sdf_tools report: cannot write {out}: {exc}', file=sys.stderr)
             return EXIT_UNUSABLE

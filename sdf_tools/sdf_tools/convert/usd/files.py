@@ -8,10 +8,11 @@ failure never leaves a partial file.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 from pxr import Sdf, Tf
+
+from sdf_tools.files import replace_atomically
 
 #: Output endings written in the binary crate format.
 BINARY = ('.usd', '.usdc')
@@ -29,20 +30,12 @@ def save_usd(text: str, path: str | os.PathLike[str]) -> None:
     layer = Sdf.Layer.CreateAnonymous('.usda')
     if not layer.ImportFromString(text):
         raise OSError(f'the stage text does not parse as USD: {target}')
-    fd, tmp = tempfile.mkstemp(prefix=f'.{target.stem}.', suffix='.usdc',
-                               dir=str(target.parent) or '.')
-    os.close(fd)
-    try:
+
+    def export(tmp: str) -> None:
         try:
             ok = layer.Export(tmp, args={'format': 'usdc'})
         except Tf.ErrorException as err:
             raise OSError(str(err)) from err
         if not ok:
             raise OSError(f'USD could not write {target}')
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_atomically(target, export)

@@ -12,7 +12,6 @@ collision's bound physics material its ``<surface>`` friction.
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +21,7 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.mesh_files import cache_dir
+from sdf_tools.files import write_atomically
 from sdf_tools.model import Collision, Extra, Geometry, RawPose, Visual
 from sdf_tools.transform import Transform, normalize_quat
 
@@ -77,9 +77,7 @@ def _mesh_file(prim: Usd.Prim, scale: tuple[float, float, float], length: float)
     target = cache_dir() / 'usd' / f'{prim.GetName()}-{digest}.stl'
     if not target.is_file():
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f'.{os.getpid()}.tmp')
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        write_atomically(target, data)
     return target.resolve().as_uri()
 
 
