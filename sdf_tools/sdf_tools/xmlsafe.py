@@ -352,11 +352,6 @@ def line_of(el: etree._Element) -> int | None:
     return line if isinstance(line, int) else None
 
 
-def element_text(el: etree._Element) -> str:
-    """Return an element's own text ('' when absent)."""
-    return el.text or ''
-
-
 def to_xml(el: etree._Element) -> str:
     """Serialise one element verbatim (for plugins and unknown elements)."""
     return etree.tostring(el, encoding='unicode', with_tail=False)

@@ -62,12 +62,6 @@ def principal(inertia: Inertia6, frame: Transform) -> Principal:
     return Principal(com, normalize_quat(q), m)
 
 
-def tensor_in_link(p: Principal) -> np.ndarray:
-    """Return the inertia tensor about the centre of mass, in link-frame axes."""
-    r = np.asarray(quat2mat(p.axes), dtype=float)
-    return np.asarray(r @ np.diag(p.moments) @ r.T, dtype=float)
-
-
 def link_tensor(inertia: Inertia6, frame: Transform) -> np.ndarray:
     """Return ``inertia`` (given in ``frame``) with its axes turned to the link frame."""
     r = np.asarray(quat2mat(frame.q), dtype=float)

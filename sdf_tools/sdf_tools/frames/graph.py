@@ -102,13 +102,5 @@ class FrameGraphs:
     def add_pose_edge(self, parent: int, child: int, value: Transform) -> None:
         self.pose_in[child].append(PoseEdge(parent, value))
 
-    def set_pose_edge(self, parent: int, child: int, value: Transform) -> None:
-        """Replace the value of an edge added before (placement frames)."""
-        for e in self.pose_in[child]:
-            if e.parent == parent:
-                e.value = value
-                return
-        self.add_pose_edge(parent, child, value)
-
     def add_attached_edge(self, source: int, target: int, *, alias: bool = False) -> None:
         self.attached_out[source].append((target, alias))

@@ -101,13 +101,6 @@ class TfTree:
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.notes if d.severity is Severity.ERROR]
 
-    def frame_ids(self) -> set[str]:
-        """Return every frame id the tree names (parents and children)."""
-        ids = {f.parent for f in self.fixed} | {f.child for f in self.fixed}
-        ids |= {m.parent for m in self.moving.values()} | {m.child for m in self.moving.values()}
-        ids |= {a.parent for a in self.actors} | {a.child for a in self.actors}
-        return ids
-
     def parents(self) -> dict[str, str]:
         """Return child -> parent over every transform."""
         out = {f.child: f.parent for f in self.fixed}

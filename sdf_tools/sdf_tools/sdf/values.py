@@ -172,17 +172,6 @@ def infinity(text: str | None) -> float | None:
     return None
 
 
-def get_int(ctx: ReadContext, parent: Parent, tag: str, default: int) -> int:
-    el = child(parent, tag)
-    if el is None or not (el.text or '').strip():
-        return default
-    try:
-        return int((el.text or '').strip())
-    except ValueError:
-        ctx.error(ErrorCode.ELEMENT_INVALID, f'<{tag}> value [{el.text}] is not an integer', el)
-        return default
-
-
 def parse_bool_text(text: str) -> bool | None:
     """Parse an SDFormat bool (``true``/``false``/``1``/``0``, any case)."""
     t = text.strip().lower()

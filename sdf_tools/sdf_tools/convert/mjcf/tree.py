@@ -31,15 +31,6 @@ class BodyTree:
         """Return the links hung from the world (by a joint or free), in document order."""
         return list(self.children.get(WORLD, []))
 
-    def subtree(self, link: str) -> list[str]:
-        """Return ``link`` and every link below it."""
-        out, todo = [], [link]
-        while todo:
-            name = todo.pop()
-            out.append(name)
-            todo.extend(self.children.get(name, []))
-        return out
-
 
 def _usable(j: FlatJoint, report: ConversionReport) -> bool:
     if j.child is None or j.parent is None or j.child == WORLD:

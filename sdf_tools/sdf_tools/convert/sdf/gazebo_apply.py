@@ -153,10 +153,6 @@ def reduce_pose(el: etree._Element, block: GazeboBlock) -> None:
         pose.set('rotation_format', fmt)
 
 
-def _loc(block: GazeboBlock, el: etree._Element) -> Loc:
-    return Loc(block.loc.file if block.loc else None, block.line_of(el))
-
-
 def apply_to_link(link: Link, blocks: list[GazeboBlock], landing: Landing) -> None:
     """Insert the link tags and blobs of ``blocks`` (this link's, then lumped links') into ``link``."""
     scratch = etree.Element('link')
