@@ -1,11 +1,17 @@
 """Whether a loaded input can be converted at all: the one rule every writer shares.
 
 The loader's diagnostics go into the report (errors first). An input that could
-not be read, or that has errors, is refused, with one exception: a URDF whose only
-errors are libsdformat's refusal of a massless root link (``MODEL_WITHOUT_LINK``).
-libsdformat drops such a robot; with ``massless_links`` ``lump`` or ``default-mass``
-every writer's preparation gives that link a reported mass, so there the error is
-kept as a warning and the conversion goes on.
+not be read, or that has errors, is refused, with two exceptions for a URDF, whose
+errors are then kept as warnings and the conversion goes on (``check`` keeps them
+as errors: they are libsdformat's verdict, and Gazebo's):
+
+* libsdformat's refusal of a massless root link (``MODEL_WITHOUT_LINK``):
+  libsdformat drops such a robot; with ``massless_links`` ``lump`` or
+  ``default-mass`` every writer's preparation gives that link a reported mass;
+* a joint named like a link (``DUPLICATE_NAME``, ANYmal's ``LF_HAA``): URDF allows
+  it, SDFormat does not. The reader already calls the joint ``<name>_joint``; the
+  SDFormat writer keeps that name and reports it, the URDF, MJCF and USD writers
+  give the joint its own name back (their links and joints are apart).
 """
 from __future__ import annotations
 
@@ -15,7 +21,12 @@ from sdf_tools.convert.conversion_report import ConversionReport
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult
-from sdf_tools.urdf.conversion import is_massless_root
+from sdf_tools.urdf.conversion import is_massless_root, is_name_clash
+
+
+def _repairable(d: Diagnostic, options: ConversionOptions) -> bool:
+    return is_name_clash(d) or (is_massless_root(d)
+                                and options.massless_links in ('lump', 'default-mass'))
 
 
 def refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:
@@ -24,10 +35,9 @@ def refuse(result: LoadResult, options: ConversionOptions, report: ConversionRep
     for p in problems:
         report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, p))
     repaired = (result.document is not None and result.document.format == 'urdf'
-                and options.massless_links in ('lump', 'default-mass')
-                and all(is_massless_root(d) for d in result.errors))
+                and all(_repairable(d, options) for d in result.errors))
     report.diagnostics.extend(
-        dataclasses.replace(d, severity=Severity.WARNING) if repaired and is_massless_root(d)
+        dataclasses.replace(d, severity=Severity.WARNING) if repaired and _repairable(d, options)
         else d
         for d in sorted(result.diagnostics, key=lambda d: d.severity.value))
     if problems:

@@ -132,6 +132,9 @@ class Joint:
     sensors: list[Sensor] = field(default_factory=list)
     extras: list[Extra] = field(default_factory=list)
     loc: Loc | None = None
+    # The name as the file wrote it, when the reader had to give the joint another one (a
+    # URDF joint named like a link: URDF keeps two namespaces, SDFormat one).
+    file_name: str | None = None
 
 
 @dataclass(slots=True)

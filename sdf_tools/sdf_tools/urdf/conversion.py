@@ -165,9 +165,22 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
     for old, new in renamed.items():
         joint = next((j for j in model.joints if j.name == new), None)
         if joint is not None and joint.name not in lumped:
-            ctx.error(ErrorCode.DUPLICATE_NAME,
-                      f'joint [{old}] has the name of a link, and libsdformat keeps both when it '
-                      'converts the URDF: Gazebo refuses the model', elements.get(old))
+            ctx.error(ErrorCode.DUPLICATE_NAME, f'joint [{old}]{NAME_CLASH} when it converts '
+                      'the URDF: Gazebo refuses the model', elements.get(old))
+
+
+NAME_CLASH = ' has the name of a link, and libsdformat keeps both'  # see is_name_clash
+
+
+def is_name_clash(d: Diagnostic) -> bool:
+    """Whether ``d`` is libsdformat's refusal of a URDF joint named like a link.
+
+    URDF keeps links and joints apart; only SDFormat (and so Gazebo) has one namespace.
+    A conversion renames the joint where the target forbids the clash (SDFormat) and keeps
+    the name where it does not (URDF, MJCF, USD), so the error is libsdformat's verdict,
+    not a reason to refuse the file.
+    """
+    return d.code is ErrorCode.DUPLICATE_NAME and NAME_CLASH in d.message
 
 
 MASSLESS_ROOT = 'root link ['  # how the massless-root error starts (see is_massless_root)

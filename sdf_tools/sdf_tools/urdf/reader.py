@@ -124,7 +124,7 @@ def _rename_clashing_joints(ctx: ReadContext, links: list[Link],
                  'SDFormat model (one namespace for links and joints)', el)
         renamed[joint.name] = new
         taken.add(new)
-        joint.name = new
+        joint.file_name, joint.name = joint.name, new
     for joint, _ in joints:
         for axis in (joint.axis, joint.axis2):
             if axis is not None and axis.mimic_joint in renamed:

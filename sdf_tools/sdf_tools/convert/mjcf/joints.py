@@ -36,6 +36,7 @@ from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
+from sdf_tools.convert.joint_names import written_name
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
 from sdf_tools.frames.graph import join
 from sdf_tools.model import JointAxis
@@ -132,17 +133,17 @@ def write_joint(body: etree._Element, j: FlatJoint, child_vid: int, ctx: JointCo
     anchor = x_cj.p
     names: list[str] = []
     if jt == 'ball':
-        names.append(_one(body, ctx, j.name, 'ball', anchor, None, j.joint.axis, label))
+        names.append(_one(body, ctx, written_name(j), 'ball', anchor, None, j.joint.axis, label))
     elif jt == 'gearbox':
         axis = x_cj.rotate(_axis_or_default(j, 1, ctx))
-        names.append(_one(body, ctx, j.name, 'hinge', anchor, axis, j.joint.axis2, label))
+        names.append(_one(body, ctx, written_name(j), 'hinge', anchor, axis, j.joint.axis2, label))
         ctx.report.add(ReportKind.APPROXIMATED, label, 'gearbox joint holding a link no other '
                        'joint holds: a hinge about axis2; the gear ratio is lost',
                        *where(j.joint.loc))
     else:
         axis = x_cj.rotate(_axis_or_default(j, 0, ctx))
         axis_of = j.joint.axis if jt != 'continuous' else _unlimited(j.joint.axis)
-        names.append(_one(body, ctx, j.name, _KINDS[jt], anchor, axis, axis_of, label))
+        names.append(_one(body, ctx, written_name(j), _KINDS[jt], anchor, axis, axis_of, label))
         if jt in ('universal', 'revolute2'):
             axis2 = x_cj.rotate(_axis_or_default(j, 1, ctx))
             second = ctx.flat.namer.take(f'{j.name}__axis2')
@@ -189,7 +190,7 @@ def write_couplings(ctx: JointContext, couplings: list[FlatJoint],
             ctx.report.add(ReportKind.DROPPED, f'joint[{j.scoped}]/mimic',
                            f'mimicked joint [{a.mimic_joint}] has no MJCF joint', *where(a.loc))
             continue
-        sub(ctx.doc.section('equality'), 'joint', name=ctx.name(f'{j.name}__mimic'),
+        sub(ctx.doc.section('equality'), 'joint', name=f'{mine[0]}__mimic',
             joint1=mine[0], joint2=target,
             polycoef=nums((a.mimic_offset, a.mimic_multiplier, 0.0, 0.0, 0.0)))
     for g in couplings:

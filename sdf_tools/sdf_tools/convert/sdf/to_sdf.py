@@ -59,6 +59,11 @@ def _all_models(doc: Document) -> list[Model]:
 
 def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
     if doc.format == 'urdf' and doc.model is not None:
+        for j in doc.model.joints:
+            if j.file_name:
+                report.add(ReportKind.RENAMED, f'joint[{j.file_name}]', f'written as [{j.name}]: '
+                           'the URDF names a link so too, and SDFormat has one namespace for '
+                           'links and joints', *((j.loc.file, j.loc.line) if j.loc else ()))
         prepare_urdf(doc.model, options, report)
         return
     src = SourceIndex()

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
+from sdf_tools.convert.joint_names import written_name, written_names
 from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULimit, ULink, UMimic, num
 from sdf_tools.frames.graph import join
 from sdf_tools.model import JointAxis
@@ -140,7 +141,7 @@ class JointBuilder:
             self.report.add(ReportKind.DROPPED, f'joint[{j.scoped}]/mimic',
                             f'mimicked joint [{axis.mimic_joint}] not found', *where(axis.loc))
             return None
-        return UMimic(target, axis.mimic_multiplier, axis.mimic_offset)
+        return UMimic(written_names(self.flat).get(target, target), axis.mimic_multiplier, axis.mimic_offset)
 
     def _axis(self, j: FlatJoint, step: Step) -> Vec3:
         a = step.sdf_axis
@@ -156,7 +157,7 @@ class JointBuilder:
 
     def _moving(self, j: FlatJoint, k: int, step: Step, parent: str, child: str,
                 origin: Transform) -> UJoint:
-        name = j.name if k == 0 else self.flat.namer.take(f'{j.name}__axis{k + 1}')
+        name = written_name(j) if k == 0 else self.flat.namer.take(f'{j.name}__axis{k + 1}')
         a = step.sdf_axis
         return UJoint(name, step.type, parent, child, origin, self._axis(j, step),
                       _limit(step), a.damping if a else 0.0, a.friction if a else 0.0,
@@ -168,7 +169,7 @@ class JointBuilder:
                             f'fixed joint written at the frame of its child link [{child}] '
                             '(URDF places a joint there; the child link keeps its pose)',
                             *where(j.joint.loc))
-        return JointOut([UJoint(j.name, 'fixed', parent, child, self.rel(parent, child))])
+        return JointOut([UJoint(written_name(j), 'fixed', parent, child, self.rel(parent, child))])
 
     def _notes(self, j: FlatJoint, out: JointOut) -> None:
         note = _NOTES.get(j.joint.type)

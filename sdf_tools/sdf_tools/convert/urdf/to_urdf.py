@@ -34,6 +34,7 @@ from __future__ import annotations
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.urdf.extensions import gazebo_blocks
 from sdf_tools.convert.urdf.joints import JointBuilder
 from sdf_tools.convert.urdf.shapes import ShapeContext, convert_shapes
@@ -217,14 +218,9 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions) -> Conversio
         The URDF text and the report; on failure the text is None and the
         report's errors say why (input errors, a loop, no model...).
     """
-    report = ConversionReport(diagnostics=list(result.diagnostics))
-    problems = options.validate()
-    if problems:
-        return _fail(report, *(Diagnostic(ErrorCode.PARAMETER_ERROR, p) for p in problems))
-    if not result.valid or result.document is None:
-        if report.errors:
-            return _fail(report)
-        return _fail(report, Diagnostic(ErrorCode.FILE_READ, 'the input could not be read'))
+    report = ConversionReport()
+    if refuse(result, options, report) or result.document is None:
+        return _fail(report)
     picked = _pick(result, options)
     if isinstance(picked, Diagnostic):
         return _fail(report, picked)

@@ -38,6 +38,7 @@ from transforms3d.quaternions import mat2quat
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
+from sdf_tools.convert.joint_names import written_name
 from sdf_tools.convert.usd.exact import put_joint
 from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.convert.usd.xforms import quatf
@@ -190,14 +191,15 @@ def write_joint(site: JointSite, j: FlatJoint, in_tree: bool) -> Usd.Prim | None
         site.report.add(ReportKind.DROPPED, label, 'its child or parent is attached to no link '
                         'that moves', *where(j.joint.loc))
         return None
-    path = Sdf.Path(site.scope).AppendChild(site.names.take(j.name))
+    own = written_name(j)  # the file's name of a URDF joint named like a link
+    path = Sdf.Path(site.scope).AppendChild(site.names.take(own))
     joint = _define(site, j, path)
     if joint is None:
         site.report.add(ReportKind.DROPPED, label, f'joint type [{j.joint.type}] has no '
                         'UsdPhysics form', *where(j.joint.loc))
         return None
     prim = joint.GetPrim()
-    keep_name(prim, j.scoped)
+    keep_name(prim, j.scoped if own == j.name else own)
     token, turn = axis_frame(j)
     x0, x1 = joint_frames(site.flat, j, turn)
     if j.parent != WORLD:

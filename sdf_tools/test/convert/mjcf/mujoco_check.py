@@ -18,6 +18,7 @@ import numpy as np
 
 from sdf_tools.convert.conversion_report import ConversionReport
 from sdf_tools.convert.flatten import FlatModel, flatten, pose_in_link
+from sdf_tools.convert.joint_names import written_name
 from sdf_tools.convert.mjcf.inertia import composite
 from sdf_tools.load import LoadResult
 from sdf_tools.transform import IDENTITY, Transform
@@ -101,7 +102,7 @@ def _joint(c: Checked, m: Any, d: Any, flat: FlatModel, j: Any, root: Transform,
     written); a universal or revolute2 joint's second hinge ``<name>__axis2`` carries axis2.
     """
     moving = (int(mujoco.mjtJoint.mjJNT_HINGE), int(mujoco.mjtJoint.mjJNT_SLIDE))
-    pairs = [(j.name, 1 if j.joint.type == 'gearbox' else 0)]
+    pairs = [(written_name(j), 1 if j.joint.type == 'gearbox' else 0)]
     if j.joint.type in ('universal', 'revolute2'):
         pairs.append((f'{j.name}__axis2', 1))
     x_wj = root * flat.world_pose(j.vid)
