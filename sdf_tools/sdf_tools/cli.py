@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from sdf_tools.convert.command import main as convert_main
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.load import LoadResult, load_file
-from sdf_tools.report.command import add_report_command, print_problem, strict_failures
+from sdf_tools.report.command import add_package_option, add_report_command, package_dirs, strict_lint
 from sdf_tools.report.command import main as report_main
 from sdf_tools.resolved import inspect_json
 from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
@@ -32,6 +32,29 @@ def _exit_code(result: LoadResult) -> int:
 def _print_diagnostics(result: LoadResult) -> None:
     for d in result.diagnostics:
         print(str(d), file=sys.stderr)
+
+
+def _check_strict(ns: argparse.Namespace, result: LoadResult) -> int:
+    """``check --strict``: the reader's diagnostics and the lint's findings, each fact once."""
+    packages = package_dirs(ns.package)
+    if isinstance(packages, str):
+        print(f'sdf_tools: --package must be NAME=DIR: {packages}', file=sys.stderr)
+        return EXIT_UNUSABLE
+    code = _exit_code(result)
+    if code == EXIT_UNUSABLE:
+        _print_diagnostics(result)
+    else:
+        found = strict_lint(result, ns.file, packages)
+        restated = {id(d) for d in found.restated}
+        for d in result.diagnostics:
+            if id(d) not in restated:
+                print(str(d), file=sys.stderr)
+        for f in found.ours:
+            print(str(f), file=sys.stderr)
+        if code == EXIT_VALID and found.failing:
+            code = EXIT_INVALID
+    print({0: 'valid', 1: 'invalid', 2: 'unusable'}[code] + f': {ns.file}')
+    return code
 
 
 def _fmt_pose(t: Transform) -> str:
@@ -94,8 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_check.add_argument('file')
     p_check.add_argument('args', nargs='*', help='xacro arguments name:=value')
     p_check.add_argument('--strict', action='store_true',
-                         help="also fail (exit 1) on the report's checks: massless links, bad "
-                         'inertias, zero axes, joints without limits, missing meshes')
+                         help="also fail (exit 1) on the report's checks (sdf_tools.lint): "
+                         'massless links, bad inertias, joints without limits, missing meshes')
+    add_package_option(p_check)
     p_frames = sub.add_parser('frames', help='print the frame tree with world poses')
     p_frames.add_argument('file')
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
@@ -118,14 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         json.dump(inspect_json(result, ns.file), sys.stdout, indent=1, allow_nan=False)
         print()
         return _exit_code(result)
+    if ns.command == 'check' and ns.strict:
+        return _check_strict(ns, result)
     _print_diagnostics(result)
     if ns.command == 'check':
         code = _exit_code(result)
-        if ns.strict and code == EXIT_VALID:
-            failing = strict_failures(result, ns.file)
-            for p in failing:
-                print_problem(p)
-            code = EXIT_INVALID if failing else code
         print({0: 'valid', 1: 'invalid', 2: 'unusable'}[code] + f': {ns.file}')
         return code
     if result.document is None:

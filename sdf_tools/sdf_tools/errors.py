@@ -60,13 +60,28 @@ class ErrorCode(enum.Enum):
     URDF_INVALID = 'URDF_INVALID'
     DEFAULT_ASSUMED = 'DEFAULT_ASSUMED'
     ELEMENT_UNKNOWN = 'ELEMENT_UNKNOWN'
+    # Codes of the lint checks (sdf_tools.lint: the report and check --strict),
+    # each named after the rule a model breaks for a physics engine.
+    MASSLESS_LINK = 'MASSLESS_LINK'
+    MASS_NOT_POSITIVE = 'MASS_NOT_POSITIVE'
+    INERTIA_NOT_POSITIVE_DEFINITE = 'INERTIA_NOT_POSITIVE_DEFINITE'
+    INERTIA_TRIANGLE_INEQUALITY = 'INERTIA_TRIANGLE_INEQUALITY'
+    DEFAULT_INERTIA = 'DEFAULT_INERTIA'
+    DENSITY_IMPLAUSIBLE = 'DENSITY_IMPLAUSIBLE'
+    INERTIA_IMPLAUSIBLE = 'INERTIA_IMPLAUSIBLE'
+    JOINT_NO_LIMITS = 'JOINT_NO_LIMITS'
+    JOINT_LIMITS_REVERSED = 'JOINT_LIMITS_REVERSED'
+    MESH_UNRESOLVED = 'MESH_UNRESOLVED'
+    MESH_UNREADABLE = 'MESH_UNREADABLE'
+    SHAPE_NOT_DRAWN = 'SHAPE_NOT_DRAWN'
 
 
 class Severity(enum.Enum):
-    """Whether a diagnostic makes the input invalid."""
+    """Whether a diagnostic makes the input invalid (a note: worth knowing, nothing lost)."""
 
     ERROR = 'error'
     WARNING = 'warning'
+    NOTE = 'note'
 
 
 @dataclass(frozen=True)
@@ -93,8 +108,7 @@ class Diagnostic:
         where = self.file or '<string>'
         if self.line is not None:
             where = f'{where}:{self.line}'
-        kind = 'warning' if self.severity is Severity.WARNING else 'error'
-        return f'{where}: {kind}: [{self.code.value}] {self.message}'
+        return f'{where}: {self.severity.value}: [{self.code.value}] {self.message}'
 
 
 class Findings:

@@ -114,6 +114,7 @@ class JointAxis:
     mimic_joint: str | None = None
     mimic_multiplier: float = 1.0
     mimic_offset: float = 0.0
+    initial_position: float = 0.0  # <initial_position> (spec 1.6-1.8; 0 when not written)
     loc: Loc | None = None
 
 

@@ -1,12 +1,12 @@
 """The self-contained HTML report of a model or world (``sdf_tools report``).
 
-Layers: ``walk`` pairs the description with its ``inspect`` object;
-``shapes`` turns geometry into meshes; ``checks`` (with ``massless`` and
-``inertia``) finds the problems as data; ``scene`` writes the GLB;
+It reads the resolved description (``sdf_tools.resolved``) and the findings
+of the lint layer below it (``sdf_tools.lint``: the checks, the shapes as
+meshes). ``build`` computes one :class:`Report`; ``scene`` writes the GLB;
 ``kinematics`` prepares what the page's script moves; ``page`` (with
-``tables``, ``tree``, ``style``, ``viewer_js`` and ``threejs``) writes the
-HTML; ``command`` is the CLI. The names below are imported on first use,
-so the CLI starts without trimesh.
+``tables``, ``tree``, ``colors``, ``style``, ``viewer_js`` and ``threejs``)
+writes the HTML; ``command`` is the CLI. The names below are imported on
+first use, so the CLI starts without trimesh.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {'Report': 'build', 'build_report': 'build', 'report_json': 'build',
-            'report_of': 'build', 'Checks': 'checks', 'Problem': 'checks_base'}
+            'report_of': 'build'}
 __all__ = sorted(_EXPORTS)
 
 

@@ -16,8 +16,9 @@ from sdf_tools.files import write_atomically
 from sdf_tools.xacro_args import parse_name_values
 
 if TYPE_CHECKING:
+    from sdf_tools.lint import Finding, Lint
     from sdf_tools.load import LoadResult
-    from sdf_tools.report.checks_base import Problem
+    from sdf_tools.resolved import Resolved
 
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
 
@@ -50,10 +51,29 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('file', help='SDFormat, URDF or xacro file, or a model directory')
     p.add_argument('-o', '--output', help='the HTML file to write')
     p.add_argument('--json', action='store_true', help='print the checks as one JSON object')
+    add_package_option(p)
     p.add_argument('args', nargs='*', help='xacro arguments name:=value')
 
 
-def _exit_code(result: LoadResult) -> int:
+def add_package_option(p: argparse.ArgumentParser) -> None:
+    """``--package NAME=DIR`` (repeatable): where ``package://NAME/`` meshes are."""
+    p.add_argument('--package', action='append', default=[], metavar='NAME=DIR',
+                   help='find package://NAME/... meshes under DIR (before AMENT_PREFIX_PATH '
+                   'and ROS_PACKAGE_PATH); repeatable')
+
+
+def package_dirs(items: list[str]) -> dict[str, Path] | str:
+    """The ``--package`` values by name, or the first malformed one."""
+    out: dict[str, Path] = {}
+    for item in items:
+        name, sep, directory = item.partition('=')
+        if not sep or not name or not directory:
+            return item
+        out[name] = Path(directory)
+    return out
+
+
+def _exit_code(result: LoadResult | Resolved) -> int:
     if not result.usable or result.document is None:
         return EXIT_UNUSABLE
     return EXIT_VALID if result.valid else EXIT_INVALID
@@ -64,10 +84,14 @@ def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
     if not ns.output and not ns.json:
         print('sdf_tools report: give -o FILE.html and/or --json', file=sys.stderr)
         return EXIT_UNUSABLE
+    packages = package_dirs(ns.package)
+    if isinstance(packages, str):
+        print(f'sdf_tools report: --package must be NAME=DIR: {packages}', file=sys.stderr)
+        return EXIT_UNUSABLE
     # Imported here: trimesh and the page are only needed by this command.
     from sdf_tools.report.build import build_report, report_json
     from sdf_tools.report.page import render_page
-    report = build_report(ns.file, xacro_args, draw=bool(ns.output))
+    report = build_report(ns.file, xacro_args, draw=bool(ns.output), packages=packages)
     if ns.output:
         out = Path(ns.output)
         try:
@@ -75,26 +99,25 @@ def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
         except OSError as exc:
             print(f'sdf_tools report: cannot write {out}: {exc}', file=sys.stderr)
             return EXIT_UNUSABLE
-        probs = report.checks.problems
-        print(f'{out}: {len(report.links)} links, '
-              f'{sum(p.severity == "error" for p in probs)} errors, '
-              f'{sum(p.severity == "warning" for p in probs)} warnings, '
+        r, ours = report.resolved, report.lint.ours
+        print(f'{out}: {len(r.links)} links; libsdformat: {len(r.errors)} errors, '
+              f'{len(r.warnings)} warnings; checks: '
+              f'{sum(p.severity.value == "error" for p in ours)} errors, '
+              f'{sum(p.severity.value == "warning" for p in ours)} warnings; '
               f'{out.stat().st_size / 1e6:.2f} MB', file=sys.stderr)
     if ns.json:
         json.dump(report_json(report), sys.stdout, indent=1, allow_nan=False)
         print()
-    return _exit_code(report.result)
+    return _exit_code(report.resolved)
 
 
-def strict_failures(result: LoadResult, path: str) -> list[Problem]:
-    """The report's findings ``check --strict`` fails on (errors and warnings of its checks)."""
-    from sdf_tools.report.build import report_of
-    return report_of(result, path, draw=False).checks.failing
+def strict_lint(result: LoadResult, path: str, packages: dict[str, Path] | None = None) -> Lint:
+    """The lint ``check --strict`` runs: no page, collision meshes only."""
+    from sdf_tools.lint import MeshPaths, lint
+    from sdf_tools.resolved import resolve
+    return lint(resolve(result, path), MeshPaths(packages or {}))
 
 
-def print_problem(p: Problem) -> None:
+def print_problem(p: Finding) -> None:
     """Print a finding the way ``check`` prints a diagnostic."""
-    where = p.file or '<string>'
-    if p.line is not None:
-        where = f'{where}:{p.line}'
-    print(f'{where}: {p.severity}: [{p.code}] {p.subject}: {p.message}', file=sys.stderr)
+    print(str(p), file=sys.stderr)

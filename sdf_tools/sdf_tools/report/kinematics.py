@@ -1,6 +1,6 @@
 """What the page's script needs to draw and move the model, in plain numbers.
 
-Everything is placed at zero joint positions, as ``inspect`` resolves it:
+Everything is placed at zero joint positions, as ``resolve`` places it:
 links by their world poses; shapes, centres of mass, inertia boxes, joint
 frames and ``<frame>``s in the frame of the link they move with. A joint
 moves its child's subtree about its own axis through its origin (both in
@@ -17,23 +17,19 @@ from typing import Any
 import numpy as np
 from transforms3d.quaternions import mat2quat, quat2mat
 
-from sdf_tools.report import inertia as inr
-from sdf_tools.report.walk import JointEntry, LinkEntry
+from sdf_tools.lint import inertia as inr
+from sdf_tools.resolved import Resolved, ResolvedAxis, ResolvedJoint, ResolvedLink
 from sdf_tools.transform import IDENTITY, Transform
 
-Json = dict[str, Any]
+#: The page's data, as JSON objects (this module writes an output format).
+PageData = dict[str, Any]
 Pose7 = list[float]  # x y z qx qy qz qw
 
 MOVING = {'revolute': 1, 'continuous': 1, 'prismatic': 1, 'screw': 1, 'universal': 2,
           'revolute2': 2}
+#: The unit a joint's slider shows its value in (a screw joint turns).
+UNITS = {'prismatic': 'm'}
 _UNBOUNDED = 1e16
-
-
-def from_json(pose: Json | None) -> Transform | None:
-    """The Transform of an ``inspect`` pose object."""
-    if pose is None:
-        return None
-    return Transform.from_xyz_quat_xyzw(tuple(pose['xyz']), tuple(pose['quat_xyzw']))
 
 
 def pose7(t: Transform) -> Pose7:
@@ -47,16 +43,15 @@ def _quat_of(r: np.ndarray) -> tuple[float, float, float, float]:
     return (w, x, y, z)
 
 
-def _inertial(entry: LinkEntry, world: Transform) -> Json | None:
-    ipose = from_json(entry.data['inertial_pose'])
-    if ipose is None:
+def _inertial(link: ResolvedLink, world: Transform) -> PageData | None:
+    i = link.inertial
+    if i.world is None:
         return None
-    local = world.inverse() * ipose
-    mass, inertia = entry.data['mass'], entry.data['inertia']
-    box = inr.equivalent_box(mass, inertia)
-    out: Json = {'mass': mass, 'com': pose7(local), 'box': None}
+    local = world.inverse() * i.world
+    box = inr.equivalent_box(i.mass, i.inertia)
+    out: PageData = {'mass': i.mass, 'com': pose7(local), 'box': None}
     if box is not None:
-        r = np.asarray(quat2mat(local.q), dtype=float) @ inr.principal(inertia).axes
+        r = np.asarray(quat2mat(local.q), dtype=float) @ inr.principal(i.inertia).axes
         out['box'] = {'size': [round(s, 9) for s in box],
                       'pose': pose7(Transform(local.p, _quat_of(r)))}
     return out
@@ -64,12 +59,13 @@ def _inertial(entry: LinkEntry, world: Transform) -> Json | None:
 
 def _range(lower: float, upper: float, kind: str) -> tuple[float | None, float | None]:
     """Slider range: the limits when finite, else null (the page picks one)."""
-    if kind == 'continuous' or lower <= -_UNBOUNDED or upper >= _UNBOUNDED or lower > upper:
+    if (kind == 'continuous' or not math.isfinite(lower) or not math.isfinite(upper)
+            or lower <= -_UNBOUNDED or upper >= _UNBOUNDED or lower > upper):
         return None, None
     return lower, upper
 
 
-def _tree_order(joints: list[Json], n_links: int) -> list[int]:
+def _tree_order(joints: list[PageData], n_links: int) -> list[int]:
     """Joints parents first (breadth-first from links no joint moves); loops left out."""
     by_parent: dict[int, list[int]] = {}
     has_parent = [False] * n_links
@@ -90,26 +86,33 @@ def _tree_order(joints: list[Json], n_links: int) -> list[int]:
     return order
 
 
-def _joint(entry: JointEntry, index: dict[str, int], worlds: list[Transform | None]) -> Json:
-    d, j = entry.data, entry.joint
-    child = index.get(d['child'], -1)
-    jw = from_json(d['pose'])
+def _axis(axis: ResolvedAxis, kind: str, initial: float | None) -> PageData:
+    xyz = axis.xyz or (0.0, 0.0, 0.0)
+    lo, hi = _range(axis.lower, axis.upper, kind)
+    start = axis.initial_position if initial is None else initial
+    return {'xyz': [round(v, 9) for v in xyz], 'lower': lo, 'upper': hi,
+            'initial': start if math.isfinite(start) else 0.0}
+
+
+def _joint(j: ResolvedJoint, index: dict[str, int], worlds: list[Transform | None],
+           initial: dict[str, float]) -> PageData:
+    child = index.get(j.child, -1)
+    jw = j.world
     cw = worlds[child] if child >= 0 else None
-    out: Json = {'name': entry.name, 'type': d['type'], 'parent': index.get(d['parent'], -1),
-                 'child': child, 'origin': None if jw is None else [round(v, 9) for v in jw.p],
-                 'local': pose7(cw.inverse() * jw) if jw is not None and cw is not None else None,
-                 'axes': [], 'dofs': MOVING.get(d['type'], 0)}
-    for axis_json, axis in ((d['axis'], j.axis), (d['axis2'], j.axis2)):
-        if axis_json is None or axis is None:
-            continue
-        norm = math.sqrt(sum(v * v for v in axis_json))
-        unit = [v / norm for v in axis_json] if norm > 0 else [0.0, 0.0, 0.0]
-        lo, hi = _range(axis.lower, axis.upper, d['type'])
-        out['axes'].append({'xyz': [round(v, 9) for v in unit], 'lower': lo, 'upper': hi})
+    # The file's type for a URDF joint (continuous), libsdformat's for the motion.
+    written = j.element.type
+    out: PageData = {'name': j.name, 'type': j.type, 'parent': index.get(j.parent, -1),
+                     'child': child, 'origin': None if jw is None else [round(v, 9) for v in jw.p],
+                     'local': pose7(cw.inverse() * jw) if jw is not None and cw is not None else None,
+                     'axes': [], 'dofs': MOVING.get(j.type, 0),
+                     'unit': UNITS.get(j.type, 'rad')}
+    for k, axis in enumerate((j.axis, j.axis2)):
+        if axis is not None:
+            out['axes'].append(_axis(axis, written, initial.get(j.name) if k == 0 else None))
     return out
 
 
-def _mimics(joints: list[JointEntry], out: list[Json]) -> None:
+def _mimics(joints: tuple[ResolvedJoint, ...], out: list[PageData]) -> None:
     """Mark joints that follow another (``<mimic>``): ``q = multiplier * q_leader + offset``.
 
     The page gives them no slider and moves them with their leader, as
@@ -117,32 +120,35 @@ def _mimics(joints: list[JointEntry], out: list[Json]) -> None:
     """
     by_name = {j.name: k for k, j in enumerate(joints)}
     for k, j in enumerate(joints):
-        axis = j.joint.axis
+        axis = j.element.axis
         if axis is None or not axis.mimic_joint:
             continue
-        prefix = j.name[:len(j.name) - len(j.joint.name)]
-        leader = by_name.get(prefix + axis.mimic_joint)
+        scope = j.name[:len(j.name) - len(j.element.name)]
+        leader = by_name.get(scope + axis.mimic_joint)
         if leader is not None and leader != k:
             out[k]['mimic'] = {'joint': leader, 'multiplier': axis.mimic_multiplier,
                                'offset': axis.mimic_offset}
 
 
-def kinematics(links: list[LinkEntry], joints: list[JointEntry], frames: list[Json]) -> Json:
-    """The ``links``, ``joints``, ``frames`` and joint ``order`` the page's script reads."""
-    index = {e.name: i for i, e in enumerate(links)}
-    worlds = [from_json(e.data['pose']) for e in links]
-    out_links = [{'name': e.name, 'world': None if w is None else pose7(w),
-                  'inertial': None if w is None else _inertial(e, w)}
-                 for e, w in zip(links, worlds, strict=True)]
-    out_joints = [_joint(j, index, worlds) for j in joints]
-    _mimics(joints, out_joints)
-    out_frames: list[Json] = []
-    for f in frames:
-        fw = from_json(f['pose'])
-        link = index.get(f['attached_to'] or '', -1)
+def kinematics(resolved: Resolved, initial: dict[str, float] | None = None) -> PageData:
+    """The ``links``, ``joints``, ``frames`` and joint ``order`` the page's script reads.
+
+    ``initial``: joint positions by scoped name, over the files' own
+    ``<initial_position>`` (the first axis of each joint named).
+    """
+    index = {lk.name: i for i, lk in enumerate(resolved.links)}
+    worlds = [lk.world for lk in resolved.links]
+    out_links = [{'name': lk.name, 'world': None if w is None else pose7(w),
+                  'inertial': None if w is None else _inertial(lk, w)}
+                 for lk, w in zip(resolved.links, worlds, strict=True)]
+    out_joints = [_joint(j, index, worlds, initial or {}) for j in resolved.joints]
+    _mimics(resolved.joints, out_joints)
+    out_frames: list[PageData] = []
+    for f in resolved.frames:
+        link = index.get(f.moves_with or '', -1)
         base = worlds[link] if link >= 0 else IDENTITY
-        if fw is None or base is None:
+        if f.world is None or base is None:
             continue
-        out_frames.append({'name': f['name'], 'link': link, 'local': pose7(base.inverse() * fw)})
+        out_frames.append({'name': f.name, 'link': link, 'local': pose7(base.inverse() * f.world)})
     return {'links': out_links, 'joints': out_joints, 'frames': out_frames,
-            'order': _tree_order(out_joints, len(links))}
+            'order': _tree_order(out_joints, len(resolved.links))}

@@ -14,26 +14,26 @@ import json
 import math
 from html import escape
 from pathlib import Path
-from typing import Any
 
+from sdf_tools.errors import Severity
+from sdf_tools.lint import Finding
+from sdf_tools.model.material import Rgba
 from sdf_tools.report.build import Report
-from sdf_tools.report.checks_base import Problem
-from sdf_tools.report.kinematics import from_json
+from sdf_tools.report.colors import named_materials, visual_color
 from sdf_tools.report.style import CSS
 from sdf_tools.report.tables import frames_table, joints_table, links_table
 from sdf_tools.report.threejs import threejs_source
-from sdf_tools.report.tree import tree_svg
+from sdf_tools.report.tree import Edge, tree_svg
 from sdf_tools.report.viewer_js import VIEWER_JS
 
-Json = dict[str, Any]
-LAYERS = (('visual', 'visual', True), ('collision', 'collision', False),
+LAYERS = (('grid', 'ground grid', True), ('visual', 'visual', True), ('collision', 'collision', False),
           ('triads', 'link frames', True), ('axes', 'joint axes', True),
           ('frames', '&lt;frame&gt;s', True), ('com', 'centres of mass', True),
-          ('inertia', 'inertia boxes', False))
-_SEVERITY_RANK = {'error': 0, 'warning': 1, 'info': 2}
+          ('tree', 'kinematic tree', True), ('inertia', 'inertia boxes', False))
+_SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.NOTE: 2}
 
 
-def _where(p: Problem, base: Path) -> str:
+def _where(p: Finding, base: Path) -> str:
     """``file:line``, the file relative to the input's directory when it is under it."""
     if p.file is None:
         return ''
@@ -44,12 +44,12 @@ def _where(p: Problem, base: Path) -> str:
     return f'<span title="{escape(p.file)}">{escape(text)}</span>'
 
 
-def _grouped(probs: list[Problem]) -> list[tuple[Problem, list[Problem]]]:
+def _grouped(probs: list[Finding]) -> list[tuple[Finding, list[Finding]]]:
     """Reader diagnostics with the same code and message as one row (a big world repeats them)."""
-    out: list[tuple[Problem, list[Problem]]] = []
-    first: dict[tuple[str, str, str], int] = {}
+    out: list[tuple[Finding, list[Finding]]] = []
+    first: dict[tuple[Severity, str, str], int] = {}
     for p in probs:
-        key = (p.severity, p.code, p.message)
+        key = (p.severity, p.code.value, p.message)
         if p.kind == 'file' and key in first:
             out[first[key]][1].append(p)
             continue
@@ -59,7 +59,7 @@ def _grouped(probs: list[Problem]) -> list[tuple[Problem, list[Problem]]]:
     return out
 
 
-def _more(more: list[Problem]) -> str:
+def _more(more: list[Finding]) -> str:
     if not more:
         return ''
     lines = ', '.join(str(p.line) for p in more[:12] if p.line is not None)
@@ -69,10 +69,10 @@ def _more(more: list[Problem]) -> str:
 
 def problems_html(report: Report, index: dict[str, int]) -> str:
     """The problem list: severity, code, subject (click: highlight), message, file:line."""
-    probs = report.checks.problems
-    counts = {s: sum(p.severity == s for p in probs) for s in _SEVERITY_RANK}
-    head = (f'<h2>Problems <small>{counts["error"]} errors, {counts["warning"]} warnings, '
-            f'{counts["info"]} notes</small></h2>')
+    probs = report.lint.findings
+    counts = {sev: sum(p.severity is sev for p in probs) for sev in _SEVERITY_RANK}
+    head = (f'<h2>Problems <small>{counts[Severity.ERROR]} errors, {counts[Severity.WARNING]} '
+            f'warnings, {counts[Severity.NOTE]} notes</small></h2>')
     if not probs:
         return head + '<p class="ok">No problems found.</p>'
     rows = []
@@ -82,7 +82,8 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
         i = index.get(p.subject)
         subject = (f'<a data-link="{i}">{escape(p.subject)}</a>' if i is not None
                    else escape(p.subject))
-        rows.append(f'<tr class="{p.severity}"><td>{p.severity}</td><td><code>{p.code}</code></td>'
+        sev = p.severity.value
+        rows.append(f'<tr class="{sev}"><td>{sev}</td><td><code>{p.code.value}</code></td>'
                     f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p, base)}'
                     f'{_more(more)}</td></tr>')
     return (head + '<div class="scroll"><table class="problems"><thead><tr><th></th><th>code</th>'
@@ -91,18 +92,18 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
 
 
 def _worst(report: Report) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for p in report.checks.problems:
-        if p.kind != 'file' and _SEVERITY_RANK[p.severity] < _SEVERITY_RANK.get(out.get(p.subject, ''), 9):
+    out: dict[str, Severity] = {}
+    for p in report.lint.ours:
+        if p.subject not in out or _SEVERITY_RANK[p.severity] < _SEVERITY_RANK[out[p.subject]]:
             out[p.subject] = p.severity
-    return out
+    return {name: sev.value for name, sev in out.items()}
 
 
 def _scene_notes(report: Report) -> str:
     scene = report.scene
     if scene is None:
         return ''
-    notes = [f'{scene.faces:,} triangles in {len(report.shapes.meshes)} distinct meshes']
+    notes = [f'{scene.faces:,} triangles in {len(report.lint.shapes.meshes)} distinct meshes']
     for d in scene.decimated:
         notes.append(f'{escape(Path(d.mesh).name)} decimated from {d.before:,} to {d.after:,} triangles')
     return '<p class="note">' + '; '.join(notes) + '.</p>'
@@ -112,53 +113,92 @@ def viewer_html(report: Report) -> str:
     """The 3D view with its toggles, the kinematic tree and the joint sliders."""
     toggles = ''.join(f'<label><input type="checkbox" data-layer="{k}"{" checked" if on else ""}> '
                       f'{label}</label>' for k, label, on in LAYERS)
-    names = [e.name for e in report.links]
-    svg = tree_svg(names, report.data['joints'], _worst(report))
+    names = [lk.name for lk in report.resolved.links]
+    edges = [Edge(j.name, j.type, j.parent, j.child) for j in report.resolved.joints]
+    svg = tree_svg(names, edges, _worst(report))
     return ('<section id="viewer"><div class="toolbar">' + toggles +
             '<button id="reset">reset pose and view</button>'
             '<input id="filter" type="search" placeholder="filter links and joints by name"></div>'
             '<div class="row"><div id="view"><div id="picked"></div></div><div class="side">'
             '<h3>Kinematic tree</h3><div class="tree-box">' + svg + '</div>'
             '<h3>Joints</h3><div id="sliders"></div></div></div>' + _scene_notes(report) +
-            '<p class="note">Drag to rotate, right-drag to pan, wheel to zoom. Centres of mass are '
-            'spheres sized by mass; inertia boxes are the uniform boxes with the same mass and '
-            'principal moments.</p></section>')
+            '<p class="note">Drag to rotate, right-drag to pan, wheel to zoom; hover a link to see '
+            "its name. The grid lies in the world's z = 0 plane, its cell size written beside "
+            'the view; the world frame is drawn at the origin. Centres of mass are spheres sized '
+            'by mass; inertia boxes are the uniform boxes with the same mass and principal '
+            'moments.</p></section>')
+
+
+def _colors(report: Report) -> list[Rgba | None]:
+    """Each shape's display colour: a visual's ``<material>`` (None: the default grey)."""
+    tables: dict[str, dict[str, Rgba]] = {}
+    out: list[Rgba | None] = []
+    for s in report.lint.shapes.shapes:
+        if s.kind != 'visual' or s.source is None:
+            out.append(None)
+            continue
+        scope = report.resolved.links[s.link].model
+        if scope not in tables:
+            model = report.resolved.models_by_name.get(scope)
+            tables[scope] = named_materials(model.element) if model is not None else {}
+        out.append(visual_color(s.source.element.extras, tables[scope]))
+    return out
+
+
+def _rounded(color: Rgba | None) -> list[float] | None:
+    return None if color is None else [round(c, 4) for c in color]
 
 
 def _data_json(report: Report) -> str:
     kin = dict(report.kin or {'links': [], 'joints': [], 'frames': [], 'order': []})
     nodes = report.scene.nodes if report.scene is not None else {}
+    colors = _colors(report)
     kin['shapes'] = [{'node': nodes[i], 'link': s.link, 'kind': s.kind, 'plane': s.geometry == 'plane',
-                      'color': None if s.color is None else [round(c, 4) for c in s.color]}
-                     for i, s in enumerate(report.shapes.shapes) if i in nodes]
+                      'color': _rounded(colors[i])}
+                     for i, s in enumerate(report.lint.shapes.shapes) if i in nodes]
     text = json.dumps(kin, separators=(',', ':'), allow_nan=False)
     return text.replace('<', '\\u003c')  # no "</script>" inside the element
 
 
+def _verdicts(report: Report) -> str:
+    """libsdformat's verdict and our own checks', apart: "valid" never stands over our errors."""
+    r = report.resolved
+    if not r.usable or r.document is None:
+        said = f'<b class="unusable">unreadable</b> ({len(r.errors)} errors)'
+    elif r.valid:
+        said = '<b class="valid">valid</b>' + (f' ({len(r.warnings)} warnings)' if r.warnings else '')
+    else:
+        said = f'<b class="invalid">invalid</b>: {len(r.errors)} errors, {len(r.warnings)} warnings'
+    ours = report.lint.ours
+    n = {sev: sum(p.severity is sev for p in ours) for sev in _SEVERITY_RANK}
+    cls = 'invalid' if n[Severity.ERROR] else ('warned' if n[Severity.WARNING] else 'valid')
+    checks = (f'<b class="{cls}">{n[Severity.ERROR]} errors, {n[Severity.WARNING]} warnings</b>, '
+              f'{n[Severity.NOTE]} notes')
+    return (f'<p class="verdicts"><span id="verdict-libsdformat">libsdformat: {said}</span>'
+            f'<span id="verdict-checks">sdf_tools checks: {checks}</span></p>')
+
+
 def _summary(report: Report) -> str:
-    d = report.data
-    fmt = (d['format'] or 'unreadable') + (f' {d["version"]}' if d['version'] else '')
-    status = 'valid' if d['valid'] else ('invalid' if report.result.usable else 'unusable')
-    mass = sum(e.data['mass'] for e in report.links)
-    parts = [fmt, f'<b class="{status}">{status}</b>', f'{len(d["models"])} models',
-             f'{len(d["links"])} links', f'{len(d["joints"])} joints', f'{len(d["frames"])} frames',
-             f'total mass {mass:.6g} kg' if math.isfinite(mass) else '']
-    return '<p class="summary">' + ' · '.join(p for p in parts if p) + '</p>'
+    r = report.resolved
+    fmt = (r.format or 'unreadable') + (f' {r.version}' if r.version else '')
+    mass = sum(lk.inertial.mass for lk in r.links)
+    parts = [fmt, f'{len(r.models)} models', f'{len(r.links)} links', f'{len(r.joints)} joints',
+             f'{len(r.frames)} frames', f'total mass {mass:.6g} kg' if math.isfinite(mass) else '']
+    return _verdicts(report) + '<p class="summary">' + ' · '.join(p for p in parts if p) + '</p>'
 
 
 def render_page(report: Report) -> str:
     """Return the whole HTML page of ``report``."""
     title = escape(Path(report.file).name)
-    index = {e.name: i for i, e in enumerate(report.links)}
+    index = {lk.name: i for i, lk in enumerate(report.resolved.links)}
     drawn = report.kin is not None
     glb = base64.b64encode(report.scene.glb).decode('ascii') if report.scene else ''
     body = [f'<header><h1>{title}</h1><p class="path">{escape(report.file)}</p>{_summary(report)}</header>',
             '<section id="problems">' + problems_html(report, index) + '</section>']
     if drawn:
         body.append(viewer_html(report))
-    if report.links:
-        worlds = {e.name: from_json(e.data['pose']) for e in report.links}
-        body += [links_table(report), joints_table(report, worlds), frames_table(report, worlds)]
+    if report.resolved.links:
+        body += [links_table(report), joints_table(report), frames_table(report)]
     scripts = [f'<script type="application/json" id="report-data">{_data_json(report)}</script>',
                f'<script type="application/octet-stream" id="report-glb">{glb}</script>']
     if drawn:

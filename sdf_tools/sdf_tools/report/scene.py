@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import trimesh
 
-from sdf_tools.report.shapes import ShapeSet
+from sdf_tools.lint.shapes import ShapeSet
 
 #: Triangles kept in the page, summed over distinct meshes (about 2.5 MB of base64 GLB).
 FACE_BUDGET = 100_000

@@ -6,16 +6,16 @@ URDF or SDFormat author writes them.
 """
 from __future__ import annotations
 
+import math
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from sdf_tools.report.kinematics import from_json
-from sdf_tools.transform import Transform
+from sdf_tools.lint.checks import Row
+from sdf_tools.resolved import ResolvedAxis
+from sdf_tools.transform import Transform, Vec3
 
 if TYPE_CHECKING:
     from sdf_tools.report.build import Report
-
-Json = dict[str, Any]
 
 
 def num(v: float | None) -> str:
@@ -37,7 +37,7 @@ def _mark(ok: bool | None, label: str) -> str:
     return f'<span class="{"pass" if ok else "fail"}">{label} {"✓" if ok else "✗"}</span>'
 
 
-def _checks_cell(row: Json) -> str:
+def _checks_cell(row: Row) -> str:
     if row['static']:
         return '<span class="muted">static (mass unused)</span>'
     parts = [_mark(row['mass_positive'], 'm&gt;0'), _mark(row['positive_definite'], 'pos. def.'),
@@ -59,69 +59,78 @@ def _table(title: str, head: list[str], rows: list[str]) -> str:
 def links_table(report: Report) -> str:
     """Links: world pose, mass, centre of mass, inertia and the outcome of each check."""
     rows = []
-    for i, (e, row) in enumerate(zip(report.links, report.checks.links, strict=True)):
-        d = e.data
-        com = from_json(d['inertial_pose'])
-        inertia = ' '.join(num(v) for v in d['inertia'])
-        given = '' if e.link.inertial is not None else ' <span class="muted">(default)</span>'
-        com_text = '' if com is None else ' '.join(num(v) for v in com.p)
-        rows.append(f'<tr data-link="{i}"><td>{escape(e.name)}</td>'
-                    f'<td>{pose_text(from_json(d["pose"]))}</td>'
-                    f'<td>{num(d["mass"])}{given}</td><td>{com_text}</td>'
+    for i, (lk, row) in enumerate(zip(report.resolved.links, report.lint.links, strict=True)):
+        inl = lk.inertial
+        inertia = ' '.join(num(v) for v in inl.inertia)
+        given = '' if inl.written else ' <span class="muted">(default)</span>'
+        com_text = '' if inl.world is None else ' '.join(num(v) for v in inl.world.p)
+        rows.append(f'<tr data-link="{i}"><td>{escape(lk.name)}</td>'
+                    f'<td>{pose_text(lk.world)}</td>'
+                    f'<td>{num(inl.mass)}{given}</td><td>{com_text}</td>'
                     f'<td>{inertia}</td><td>{_checks_cell(row)}</td></tr>')
     return _table('Links', ['link', 'world pose (x y z | r p y)', 'mass (kg)', 'centre of mass (world)',
                             'inertia ixx ixy ixz iyy iyz izz (kg m²)', 'checks'], rows)
 
 
-def _axis_in_parent(axis: list[float] | None, parent: Transform | None) -> str:
+def _axis_in_parent(axis: Vec3 | None, parent: Transform | None) -> str:
     if axis is None:
         return ''
-    v = parent.inverse().rotate((axis[0], axis[1], axis[2])) if parent is not None else tuple(axis)
+    v = parent.inverse().rotate(axis) if parent is not None else axis
     return ' '.join(num(c + 0.0) for c in v)
 
 
-def joints_table(report: Report, worlds: dict[str, Transform | None]) -> str:
+def joints_table(report: Report) -> str:
     """Joints: type, parent, child, axis in the parent frame, limits, dynamics, world pose."""
-    index = {e.name: i for i, e in enumerate(report.links)}
+    r = report.resolved
+    index = {lk.name: i for i, lk in enumerate(r.links)}
     rows = []
-    for j in report.joints:
-        d = j.data
-        lim, dyn = d['limit'] or {}, d['dynamics'] or {}
-        parent = worlds.get(d['parent'])
-        axes = _axis_in_parent(d['axis'], parent)
-        if d['axis2'] is not None:
-            axes += ' / ' + _axis_in_parent(d['axis2'], parent)
-        child = index.get(d['child'])
+    for j in r.joints:
+        parent_link = r.links_by_name.get(j.parent)
+        parent = parent_link.world if parent_link is not None else None
+        a, a2 = j.axis, j.axis2
+        axes = _axis_in_parent(a.xyz if a else None, parent)
+        if a2 is not None:
+            axes += ' / ' + _axis_in_parent(a2.xyz, parent)
+        child = index.get(j.child)
         rows.append(f'<tr{"" if child is None else f" data-link={chr(34)}{child}{chr(34)}"}>'
-                    f'<td>{escape(j.name)}</td><td>{escape(d["type"])}</td>'
-                    f'<td>{escape(d["parent"] or "")}</td>'
-                    f'<td>{escape(d["child"] or "")}</td><td>{axes}</td>'
-                    f'<td>{_limit(lim.get("lower"))}</td><td>{_limit(lim.get("upper"))}</td>'
-                    f'<td>{_unlimited(lim, "effort")}</td><td>{_unlimited(lim, "velocity")}</td>'
-                    f'<td>{num(dyn.get("damping"))}</td><td>{pose_text(from_json(d["pose"]))}</td></tr>')
+                    f'<td>{escape(j.name)}</td><td>{escape(j.type)}</td>'
+                    f'<td>{escape(j.parent)}</td><td>{escape(j.child)}</td><td>{axes}</td>'
+                    f'<td>{_limit(a, "lower")}</td><td>{_limit(a, "upper")}</td>'
+                    f'<td>{_unlimited(a, "effort")}</td><td>{_unlimited(a, "velocity")}</td>'
+                    f'<td>{"" if a is None else num(a.damping)}</td><td>{pose_text(j.world)}</td></tr>')
     return _table('Joints', ['joint', 'type', 'parent', 'child', 'axis (parent frame)', 'lower', 'upper',
                              'effort', 'velocity', 'damping', 'world pose (x y z | r p y)'], rows)
 
 
-def _limit(v: float | None) -> str:
-    return 'none' if v is not None and abs(v) >= 1e16 else num(v)
+def _limit(a: ResolvedAxis | None, key: str) -> str:
+    if a is None:
+        return ''
+    v: float = getattr(a, key)
+    return 'none' if not math.isfinite(v) or abs(v) >= 1e16 else num(v)
 
 
-def _unlimited(lim: Json, key: str) -> str:
-    return '' if not lim else ('unlimited' if lim.get(key) is None else num(lim[key]))
+def _unlimited(a: ResolvedAxis | None, key: str) -> str:
+    if a is None:
+        return ''
+    v: float = getattr(a, key)
+    return 'unlimited' if not math.isfinite(v) else num(v)
 
 
-def frames_table(report: Report, worlds: dict[str, Transform | None]) -> str:
+def frames_table(report: Report) -> str:
     """Frames: what each is attached to, its pose there and in the world."""
-    index = {e.name: i for i, e in enumerate(report.links)}
+    r = report.resolved
+    index = {lk.name: i for i, lk in enumerate(r.links)}
     rows = []
-    for f in report.data['frames']:
-        fw, att = from_json(f['pose']), f['attached_to'] or ''
-        base = worlds.get(att)
-        local = base.inverse() * fw if base is not None and fw is not None else None
+    for f in r.frames:
+        att = f.attached_to or ''
+        body = r.links_by_name.get(att)
+        base = body.world if body is not None else (r.models_by_name[att].world
+                                                      if att in r.models_by_name else None)
+        local = base.inverse() * f.world if base is not None and f.world is not None else None
         link = index.get(att)
         rows.append(f'<tr{"" if link is None else f" data-link={chr(34)}{link}{chr(34)}"}>'
-                    f'<td>{escape(f["name"])}</td><td>{escape(att)}</td>'
-                    f'<td>{pose_text(local) if local is not None else ""}</td><td>{pose_text(fw)}</td></tr>')
+                    f'<td>{escape(f.name)}</td><td>{escape(att)}</td>'
+                    f'<td>{pose_text(local) if local is not None else ""}</td>'
+                    f'<td>{pose_text(f.world)}</td></tr>')
     return _table('Frames', ['frame', 'attached_to', 'pose in attached_to',
                              'world pose (x y z | r p y)'], rows)

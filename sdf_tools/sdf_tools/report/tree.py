@@ -8,29 +8,36 @@ colour says the worst problem found on it.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
-
-Json = dict[str, Any]
+from typing import NamedTuple
 
 ROW, INDENT, CHAR = 18, 16, 7.2
-COLOURS = {'error': '#c62828', 'warning': '#ef8f00', 'info': '#5c8ab8', None: '#7a8a99'}
+COLOURS = {'error': '#c62828', 'warning': '#ef8f00', 'note': '#5c8ab8', None: '#7a8a99'}
 
 
-def tree_rows(links: list[str], joints: list[Json]) -> list[tuple[int, int, Json | None]]:
+class Edge(NamedTuple):
+    """A joint as the tree draws it: its name and type, parent and child link names."""
+
+    name: str
+    type: str
+    parent: str
+    child: str
+
+
+def tree_rows(links: list[str], joints: list[Edge]) -> list[tuple[int, int, Edge | None]]:
     """``(link index, depth, joint leading to it)`` in depth-first order; every link once."""
     index = {n: i for i, n in enumerate(links)}
-    children: dict[int, list[Json]] = {}
+    children: dict[int, list[Edge]] = {}
     has_parent: set[int] = set()
     for j in joints:
-        c, p = index.get(j['child']), index.get(j['parent'])
+        c, p = index.get(j.child), index.get(j.parent)
         if c is None or p is None or c == p:
             continue
         children.setdefault(p, []).append(j)
         has_parent.add(c)
-    rows: list[tuple[int, int, Json | None]] = []
+    rows: list[tuple[int, int, Edge | None]] = []
     seen: set[int] = set()
 
-    def visit(i: int, depth: int, via: Json | None) -> None:
+    def visit(i: int, depth: int, via: Edge | None) -> None:
         stack = [(i, depth, via)]
         while stack:
             n, d, v = stack.pop()
@@ -38,7 +45,7 @@ def tree_rows(links: list[str], joints: list[Json]) -> list[tuple[int, int, Json
                 continue
             seen.add(n)
             rows.append((n, d, v))
-            stack.extend((index[j['child']], d + 1, j) for j in reversed(children.get(n, [])))
+            stack.extend((index[j.child], d + 1, j) for j in reversed(children.get(n, [])))
 
     for i in range(len(links)):
         if i not in has_parent:
@@ -48,7 +55,7 @@ def tree_rows(links: list[str], joints: list[Json]) -> list[tuple[int, int, Json
     return rows
 
 
-def tree_svg(links: list[str], joints: list[Json], worst: dict[str, str]) -> str:
+def tree_svg(links: list[str], joints: list[Edge], worst: dict[str, str]) -> str:
     """Return the SVG of the tree (``worst``: link name -> worst problem severity)."""
     rows = tree_rows(links, joints)
     width = max([40 + d * INDENT + len(links[i]) * CHAR for i, d, _ in rows] or [100])
@@ -65,7 +72,7 @@ def tree_svg(links: list[str], joints: list[Json], worst: dict[str, str]) -> str
         for d in [k for k in last_at if k > depth]:
             del last_at[d]
         colour = COLOURS[worst.get(links[i])]
-        title = f'{links[i]}' + (f' (joint {via["name"]}: {via["type"]})' if via else '')
+        title = f'{links[i]}' + (f' (joint {via.name}: {via.type})' if via else '')
         out.append(f'<g class="node" data-link="{i}"><title>{escape(title)}</title>'
                    f'<circle cx="{x}" cy="{y}" r="4.5" fill="{colour}"/>'
                    f'<text x="{x + 9}" y="{y + 4}">{escape(links[i])}</text></g>')

@@ -104,7 +104,7 @@ def _axis(g: FrameGraphs, scope: str, joint_world: Transform | None,
         # A negative effort or velocity means "unlimited": libsdformat makes it +inf.
         axis.effort if axis.effort >= 0 else math.inf,
         axis.velocity if axis.velocity >= 0 else math.inf,
-        axis.damping, axis.friction, axis)
+        axis.damping, axis.friction, axis, axis.initial_position)
 
 
 def _axis_in_world(g: FrameGraphs, scope: str, joint_world: Transform | None,

@@ -79,6 +79,7 @@ class ResolvedAxis:
     damping: float
     friction: float
     element: JointAxis
+    initial_position: float = 0.0  # where the joint starts (<initial_position>, else 0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,9 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
         di = floats_by_tag(ctx, dyn, _DYNAMICS_DEFAULTS)
         axis.damping, axis.friction = di['damping'], di['friction']
         axis.spring_reference, axis.spring_stiffness = di['spring_reference'], di['spring_stiffness']
+    initial = k.get('initial_position')
+    if initial is not None:
+        axis.initial_position = get_float(ctx, k, 'initial_position', 0.0)
     mim = k.get('mimic')
     if mim is not None:
         axis.mimic_joint = mim.get('joint', '')

@@ -14,7 +14,8 @@ CLEAN = """<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="b
 <inertial><mass>8</mass><inertia><ixx>0.0533333</ixx><iyy>0.0533333</iyy><izz>0.0533333</izz></inertia></inertial>
 <collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model></sdf>
 """
-MASSLESS = CLEAN.replace('</model>', '<link name="arm"/></model>')
+MASSLESS = CLEAN.replace('</model>', '<link name="arm"><inertial><mass>0</mass><inertia><ixx>0</ixx>'
+                         '<iyy>0</iyy><izz>0</izz></inertia></inertial></link></model>')
 
 
 def test_page_is_self_contained(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ import numpy as np
 import trimesh
 
 from sdf_tools.report import build_report
+from sdf_tools.report.page import _colors
 from sdf_tools.report.scene import build_scene
 
 SPHERE_FACES = 20 * 4 ** 5  # an icosphere of 5 subdivisions
@@ -29,22 +30,22 @@ def _robot(tmp_path: Path) -> Path:
 
 
 def test_meshes_are_stored_once_and_placed_per_shape(tmp_path: Path) -> None:
-    report = build_report(str(_robot(tmp_path)), draw=False)
-    scene = build_scene(report.shapes)
+    report = build_report(str(_robot(tmp_path)))
+    scene = build_scene(report.lint.shapes)
     assert scene.decimated == [] and scene.faces == SPHERE_FACES + 12
     back = trimesh.load(io.BytesIO(scene.glb), file_type='glb', force='scene')
     assert len(back.geometry) == 2  # the ball and the box, whatever their uses
     assert len(scene.nodes) == 9
     for index, node in scene.nodes.items():
         matrix, _ = back.graph.get(node)
-        assert np.allclose(matrix, report.shapes.shapes[index].matrix, atol=1e-12)
-    visual = report.shapes.shapes[0]  # l0's mesh visual: 0.5 up, scaled 2
+        assert np.allclose(matrix, report.lint.shapes.shapes[index].matrix, atol=1e-12)
+    visual = report.lint.shapes.shapes[0]  # l0's mesh visual: 0.5 up, scaled 2
     assert np.allclose(visual.matrix, [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 2, 0.5], [0, 0, 0, 1]])
 
 
 def test_big_meshes_are_decimated_to_the_budget_and_reported(tmp_path: Path) -> None:
-    report = build_report(str(_robot(tmp_path)), draw=False)
-    scene = build_scene(report.shapes, budget=2000)
+    report = build_report(str(_robot(tmp_path)))
+    scene = build_scene(report.lint.shapes, budget=2000)
     assert [d.before for d in scene.decimated] == [SPHERE_FACES]
     assert scene.faces <= 2000 + 12
     assert scene.decimated[0].after == scene.faces - 12
@@ -60,10 +61,9 @@ def test_visual_colours_from_sdf_and_named_urdf_materials(tmp_path: Path) -> Non
         '</inertial><visual><geometry><box size="1 1 1"/></geometry><material name="blue"/></visual>'
         '<visual><geometry><sphere radius="1"/></geometry><material name="x"><color rgba="1 0 0 0.5"/>'
         '</material></visual><visual><geometry><sphere radius="2"/></geometry></visual></link></robot>')
-    shapes = build_report(str(urdf), draw=False).shapes.shapes
-    assert [s.color for s in shapes] == [(0.0, 0.0, 0.8, 1.0), (1.0, 0.0, 0.0, 0.5), None]
+    assert _colors(build_report(str(urdf), draw=False)) == [(0.0, 0.0, 0.8, 1.0), (1.0, 0.0, 0.0, 0.5), None]
     sdf = tmp_path / 'm.sdf'
     sdf.write_text('<?xml version="1.0"?><sdf version="1.9"><model name="m"><link name="l"><visual name="v">'
                    '<geometry><box><size>1 1 1</size></box></geometry><material><ambient>0 1 0 1</ambient>'
                    '<diffuse>0.2 0.3 0.4 1</diffuse></material></visual></link></model></sdf>')
-    assert [s.color for s in build_report(str(sdf), draw=False).shapes.shapes] == [(0.2, 0.3, 0.4, 1.0)]
+    assert _colors(build_report(str(sdf), draw=False)) == [(0.2, 0.3, 0.4, 1.0)]

@@ -1,17 +1,17 @@
 """The kinematic tree's rows: depth-first, every link once, loops and orphans still shown."""
 from __future__ import annotations
 
-from sdf_tools.report.tree import tree_rows, tree_svg
+from sdf_tools.report.tree import Edge, tree_rows, tree_svg
 
 
-def _j(name: str, parent: str, child: str) -> dict[str, str]:
-    return {'name': name, 'type': 'revolute', 'parent': parent, 'child': child}
+def _j(name: str, parent: str, child: str) -> Edge:
+    return Edge(name, 'revolute', parent, child)
 
 
 def test_rows_are_depth_first_with_depths() -> None:
     links = ['base', 'b', 'a', 'a1', 'loose']
     joints = [_j('ja', 'base', 'a'), _j('jb', 'base', 'b'), _j('ja1', 'a', 'a1'), _j('w', 'world', 'base')]
-    rows = [(links[i], d, v['name'] if v else None) for i, d, v in tree_rows(links, joints)]
+    rows = [(links[i], d, v.name if v else None) for i, d, v in tree_rows(links, joints)]
     assert rows == [('base', 0, None), ('a', 1, 'ja'), ('a1', 2, 'ja1'), ('b', 1, 'jb'), ('loose', 0, None)]
 
 

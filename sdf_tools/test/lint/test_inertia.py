@@ -6,7 +6,7 @@ import pytest
 import trimesh
 from scipy.spatial.transform import Rotation
 
-from sdf_tools.report import inertia as inr
+from sdf_tools.lint import inertia as inr
 
 
 def _box_inertia(m: float, a: float, b: float, c: float) -> list[float]:

@@ -1,0 +1,112 @@
+"""Links without mass, and what Gazebo does with each.
+
+* SDFormat: a link without ``<inertial>`` gets libsdformat's default, 1 kg
+  with a unit inertia at the link origin -- a silent kilogram; a mass of 0
+  is no body a physics engine can move.
+* URDF: libsdformat first lumps fixed joints, then leaves out every link
+  whose (lumped) mass is 0 -- and with it its joint and its whole subtree,
+  even the links there that have mass. A massless link lumped into a
+  massive parent loses nothing (it becomes a frame): that is only noted.
+
+Static models are skipped: Gazebo ignores their mass. An SDFormat link
+without ``<inertial>`` is not massless (it gets a kilogram): the reader's
+``DEFAULT_ASSUMED`` says so, once; this module says nothing more about it.
+Each finding here is the one line about its link: the reader's own warning
+about the same mass (which cannot know what lumping does) is restated by it.
+"""
+from __future__ import annotations
+
+from sdf_tools.errors import ErrorCode, Severity
+from sdf_tools.lint.finding import Finding
+from sdf_tools.model import Document, Inertial, Model
+from sdf_tools.resolved import Resolved, ResolvedLink
+from sdf_tools.urdf.conversion import lumped_joints
+
+#: libsdformat's test for "no mass" (``ignition::math::equal(mass, 0.0)``).
+MASSLESS_EPS = 1e-6
+
+
+def is_massless(inertial: Inertial | None) -> bool:
+    """Whether libsdformat treats a link with this inertial as having no mass."""
+    return inertial is None or abs(inertial.mass) <= MASSLESS_EPS
+
+
+def _sdf(link: ResolvedLink) -> Finding | None:
+    i = link.element.inertial
+    if i is None or not is_massless(i):
+        return None
+    return Finding.at(ErrorCode.MASSLESS_LINK, Severity.WARNING, 'link', link.name,
+                      f'mass {i.mass:g} kg: no physics engine can move a massless '
+                      'body (Gazebo needs a positive mass on a moving link)', i.loc or link.element.loc)
+
+
+def _subtree(name: str, children: dict[str, list[str]]) -> list[str]:
+    out, stack = [], list(children.get(name, []))
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(children.get(n, []))
+    return out
+
+
+def _groups(model: Model) -> dict[str, list[str]]:
+    """Each lumping group (the links fixed-joint lumping merges) by its root link."""
+    lumped = lumped_joints(model)
+    parent_joint = {j.child: j for j in model.joints}
+
+    def group_root(name: str) -> str:
+        seen = {name}
+        while name in parent_joint and parent_joint[name].name in lumped:
+            name = parent_joint[name].parent
+            if name in seen:
+                break
+            seen.add(name)
+        return name
+
+    groups: dict[str, list[str]] = {}
+    for link in model.links:
+        groups.setdefault(group_root(link.name), []).append(link.name)
+    return groups
+
+
+def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
+    parent_joint = {j.child: j for j in model.joints}
+    children: dict[str, list[str]] = {}
+    for j in model.joints:
+        children.setdefault(j.parent, []).append(j.child)
+    masses = {lk.name: (lk.inertial.mass if lk.inertial else 0.0) for lk in model.links}
+    out: list[Finding] = []
+    for root, members in _groups(model).items():
+        total = sum(masses.get(m, 0.0) for m in members)
+        for name in members:
+            link = links.get(name)
+            if link is None or name == 'world' or not is_massless(link.element.inertial):
+                continue
+            loc = link.element.loc
+            if abs(total) > MASSLESS_EPS and name != root:
+                joint = parent_joint[name].name
+                out.append(Finding.at(
+                    ErrorCode.MASSLESS_LINK, Severity.NOTE, 'link', link.name,
+                    f'no mass: libsdformat lumps it into [{root}] through fixed joint [{joint}]; '
+                    'it stays as a frame, nothing is lost', loc))
+                continue
+            lost = [n for n in _subtree(name, children) if n not in members]
+            tail = (f' and its subtree: {len(lost)} more link(s) '
+                    f'[{", ".join(lost[:8])}{", ..." if len(lost) > 8 else ""}]' if lost else '')
+            why = 'no mass' if len(members) == 1 else 'no mass even with the links lumped into it'
+            out.append(Finding.at(
+                ErrorCode.MASSLESS_LINK, Severity.WARNING, 'link', link.name,
+                f'{why}: libsdformat (and so Gazebo) silently drops this link'
+                + (f' (with [{root}])' if name != root else '') + tail, loc))
+    return out
+
+
+def massless_findings(resolved: Resolved) -> list[Finding]:
+    """One finding per massless link, saying what Gazebo does with it."""
+    doc: Document | None = resolved.document
+    if doc is None:
+        return []
+    if doc.format == 'urdf' and doc.model is not None:
+        return _urdf(doc.model, {lk.element.name: lk for lk in resolved.links})
+    static = {m.name for m in resolved.models if m.static}
+    return [f for lk in resolved.links if lk.model not in static and (f := _sdf(lk)) is not None]
