@@ -1,11 +1,15 @@
-"""One entry point for every input format: SDFormat, URDF, xacro.
+"""One entry point for every input format: SDFormat, URDF, xacro, and documents built in memory.
 
 ``load_file`` reads, checks and builds the frame graphs, and returns
 everything as data: a document, its graphs, and every diagnostic. It never
-raises for bad input.
+raises for bad input. ``load_document`` does the same for a document an
+importer built (MJCF, USD: :mod:`sdf_tools.convert.mjcf.from_mjcf`,
+:mod:`sdf_tools.convert.usd.from_usd`), so every input reaches the
+converters as one ``LoadResult``.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,6 +99,16 @@ def without_read_summary(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     if not any(d.severity is Severity.ERROR and not summary(d) for d in diagnostics):
         return list(diagnostics)
     return [d for d in diagnostics if not summary(d)]
+
+
+def load_document(document: Document, diagnostics: Iterable[Diagnostic] = ()) -> LoadResult:
+    """Build and validate the frame graphs of a document built in memory, as ``load_file`` does.
+
+    Args:
+        document: the description an importer built (MJCF, USD).
+        diagnostics: what reading it found, kept first.
+    """
+    return _with_graphs(LoadResult(document, list(diagnostics)))
 
 
 def _with_graphs(result: LoadResult) -> LoadResult:

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult
+from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.files import write_atomically
@@ -34,6 +36,8 @@ INPUT_FORMATS = ('auto', 'sdf', 'urdf', 'xacro')
 # Output file name endings and the format they imply.
 EXTENSIONS = {'.urdf': 'urdf', '.sdf': 'sdf', '.world': 'sdf',
               '.usda': 'usd', '.usd': 'usd', '.usdc': 'usd', '.mjcf': 'mjcf'}
+#: The output path that means standard output (``sdf_tools convert IN -o -``).
+STDOUT = '-'
 # Input file endings read as OpenUSD (through usd-core's UsdPhysics parser).
 USD_INPUTS = ('.usda', '.usd', '.usdc')
 
@@ -98,21 +102,42 @@ def is_mjcf_input(path: str | os.PathLike[str], input_format: str = 'auto') -> b
     return b'<mujoco' in head
 
 
-def convert_input(input_path: str | os.PathLike[str], *, to: str, options: ConversionOptions,
-                  input_format: str = 'auto') -> tuple[ConversionResult, bool]:
-    """Read and convert one input file; return the result and whether the input was usable."""
-    if is_mjcf_input(input_path, input_format):
-        from sdf_tools.convert.mjcf.from_mjcf import convert_mjcf_file
-        return convert_mjcf_file(os.fspath(input_path), to=to, options=options)
-    if is_usd_input(input_path, input_format):
+def _import(path: str, input_format: str) -> Imported | None:
+    """Read an MJCF or USD input (None: the input is SDFormat, URDF or xacro)."""
+    if is_mjcf_input(path, input_format):
+        from sdf_tools.convert.mjcf.from_mjcf import load_mjcf
+        return load_mjcf(path)
+    if is_usd_input(path, input_format):
         try:
-            from sdf_tools.convert.usd.from_usd import convert_usd_file
+            from sdf_tools.convert.usd.from_usd import load_usd
         except ImportError as err:
-            return _failed(to, f'OpenUSD import needs usd-core ({err}): pip install usd-core'), False
-        return convert_usd_file(os.fspath(input_path), to=to, options=options)
-    loaded = load_file(os.fspath(input_path), options.xacro_args)
-    usable = loaded.usable and loaded.document is not None
-    return convert_loaded(loaded, to=to, options=options), usable
+            return Imported(None, ConversionReport(diagnostics=[Diagnostic(
+                ErrorCode.PARAMETER_ERROR,
+                f'OpenUSD import needs usd-core ({err}): pip install usd-core')]))
+        return load_usd(path)
+    return None
+
+
+def convert_input(input_path: str | os.PathLike[str], *, to: str, options: ConversionOptions,
+                  input_format: str = 'auto') -> ConversionResult:
+    """Read and convert one input file (nothing is written); ``usable`` says if it could be read.
+
+    Args:
+        input_path: an SDFormat, URDF, xacro, MJCF or USD file.
+        to: the output format, one of ``FORMATS``.
+        options: the conversion options (xacro arguments in ``options.xacro_args``).
+        input_format: 'auto' (from the file), 'usd' or 'mjcf'.
+    """
+    path = os.fspath(input_path)
+    imported = _import(path, input_format)
+    if imported is not None:
+        if imported.loaded is None:
+            return imported.failed(to)
+        return imported.prepend_to(convert_loaded(imported.loaded, to=to, options=options))
+    loaded = load_file(path, options.xacro_args)
+    result = convert_loaded(loaded, to=to, options=options)
+    result.usable = loaded.usable and loaded.document is not None
+    return result
 
 
 def write_result(path: str | os.PathLike[str], result: ConversionResult) -> None:
@@ -154,38 +179,48 @@ def write_report(path: str | os.PathLike[str], result: ConversionResult, *,
 
 
 def _write_error(result: ConversionResult, what: str, path: str, err: OSError) -> None:
+    result.write_failed = True
     result.report.diagnostics.append(Diagnostic(
         ErrorCode.FATAL_ERROR, f'cannot write the {what} [{path}]: {err.strerror or err}', path))
 
 
 def convert_file(input_path: str | os.PathLike[str], *, to: str | None,
                  output_path: str | os.PathLike[str] | None, options: ConversionOptions,
-                 report_path: str | os.PathLike[str] | None = None) -> ConversionResult:
+                 report_path: str | os.PathLike[str] | None = None,
+                 input_format: str = 'auto') -> ConversionResult:
     """Convert a file; write the output (on success) and the report (always).
 
+    What ``sdf_tools convert`` runs.
+
     Args:
-        input_path: an SDFormat, URDF or xacro file (xacro arguments in
-            ``options.xacro_args``).
-        to: 'sdf' or 'urdf'; None to take it from ``output_path``'s extension.
-        output_path: where to write the result; None to write nothing.
+        input_path: an SDFormat, URDF, xacro, MJCF or USD file (xacro
+            arguments in ``options.xacro_args``).
+        to: one of ``FORMATS``; None to take it from ``output_path``'s extension.
+        output_path: where to write the result (``-``: standard output);
+            None to write nothing.
         options: the conversion options.
         report_path: where to write the report JSON; None for none.
+        input_format: 'auto' (from the file), 'usd' or 'mjcf'.
 
     Returns:
         The result; ``result.ok`` is False when the input was unusable or
-        invalid, the conversion failed, or the output could not be written.
+        invalid, the conversion failed, or the output could not be written
+        (``result.usable`` and ``result.write_failed`` say which).
     """
     out = None if output_path is None else os.fspath(output_path)
     src = os.fspath(input_path)
-    fmt = output_format(to, out)
+    fmt = output_format(to, None if out == STDOUT else out)
     if fmt is None:
         result = _failed(to or 'unknown', f'cannot tell the output format from [{out}]: '
                          f'give to= one of {", ".join(FORMATS)}')
     else:
-        result, _ = convert_input(src, to=fmt, options=options)
+        result = convert_input(src, to=fmt, options=options, input_format=input_format)
     if result.ok and out is not None and result.text is not None:
         try:
-            write_result(out, result)
+            if out == STDOUT:
+                sys.stdout.write(result.text)
+            else:
+                write_result(out, result)
         except OSError as err:
             _write_error(result, 'output', out, err)
     if report_path is not None:

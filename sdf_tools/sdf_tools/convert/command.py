@@ -17,17 +17,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from sdf_tools.convert.api import (
-    EXTENSIONS,
-    FORMATS,
-    convert_input,
-    output_format,
-    write_report,
-    write_result,
-)
+from sdf_tools.convert.api import EXTENSIONS, FORMATS, STDOUT, convert_file, output_format
 from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.transform import Transform
 from sdf_tools.xacro_args import parse_name_values
 
@@ -152,42 +144,16 @@ def _print_outcome(result: ConversionResult, quiet: bool) -> None:
             print(str(e), file=sys.stderr)
 
 
-def _finish(result: ConversionResult, ns: argparse.Namespace) -> int:
-    """Write the output and the report; return the exit code."""
-    code = EXIT_OK if result.ok else EXIT_FAILED
-    if result.ok and result.text is not None:
-        try:
-            if ns.output == '-':
-                sys.stdout.write(result.text)
-            else:
-                write_result(ns.output, result)
-        except OSError as err:
-            result.report.diagnostics.append(Diagnostic(
-                ErrorCode.FATAL_ERROR, f'cannot write [{ns.output}]: {err.strerror or err}'))
-            code = EXIT_USAGE
-    if ns.report:
-        try:
-            write_report(ns.report, result, input_path=ns.input,
-                         output_path=ns.output if code == EXIT_OK else None)
-        except OSError as err:
-            print(f'sdf_tools convert: cannot write the report [{ns.report}]: '
-                  f'{err.strerror or err}', file=sys.stderr)
-            code = code or EXIT_USAGE
-    _print_outcome(result, ns.quiet)
-    if code == EXIT_OK:
-        print(f'converted {ns.input} -> {ns.output} ({result.format}): '
-              f'{result.report.summary()}', file=sys.stderr if ns.output == '-' else sys.stdout)
-    else:
-        n = len(result.report.errors)
-        print(f'not converted: {ns.input} ({n} error{"s" if n != 1 else ""}; nothing written '
-              f'to {ns.output})', file=sys.stderr)
-    return code
+def _exit_code(result: ConversionResult) -> int:
+    if not result.usable or result.write_failed:
+        return EXIT_USAGE
+    return EXIT_OK if result.ok else EXIT_FAILED
 
 
 def run_convert(ns: argparse.Namespace) -> int:
     """Run ``sdf_tools convert`` with parsed arguments; return the exit code."""
     options, problems = options_from_args(ns)
-    fmt = output_format(ns.to, None if ns.output == '-' else ns.output)
+    fmt = output_format(ns.to, None if ns.output == STDOUT else ns.output)
     if fmt is None:
         problems.append(f'cannot tell the output format from [{ns.output}]: use --to '
                         f'{"|".join(FORMATS)}')
@@ -195,11 +161,18 @@ def run_convert(ns: argparse.Namespace) -> int:
         for p in problems:
             print(f'sdf_tools convert: {p}', file=sys.stderr)
         return EXIT_USAGE
-    assert fmt is not None
-    result, usable = convert_input(ns.input, to=fmt, options=options,
-                                   input_format=getattr(ns, 'from_format', 'auto'))
-    code = _finish(result, ns)
-    return code if usable else EXIT_USAGE
+    result = convert_file(ns.input, to=fmt, output_path=ns.output, options=options,
+                          report_path=ns.report, input_format=ns.from_format)
+    code = _exit_code(result)
+    _print_outcome(result, ns.quiet)
+    if code == EXIT_OK:
+        print(f'converted {ns.input} -> {ns.output} ({result.format}): '
+              f'{result.report.summary()}', file=sys.stderr if ns.output == STDOUT else sys.stdout)
+    else:
+        n = len(result.report.errors)
+        print(f'not converted: {ns.input} ({n} error{"s" if n != 1 else ""}; nothing written '
+              f'to {ns.output})', file=sys.stderr)
+    return code
 
 
 DESCRIPTION = ('Convert SDFormat, URDF or xacro to SDFormat or URDF. Every default assumed '

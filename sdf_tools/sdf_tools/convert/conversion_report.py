@@ -74,11 +74,19 @@ class ConversionReport:
 
 @dataclass
 class ConversionResult:
-    """The output text (None on failure) and the report."""
+    """The output text (None on failure) and the report.
+
+    ``usable`` is False when the input could not be read at all (missing, not
+    XML, unknown root); ``write_failed`` when the output or the report could not
+    be written (:func:`sdf_tools.convert.api.convert_file`). The CLI exits 2 for
+    either.
+    """
 
     text: str | None
-    format: str                      # 'sdf' or 'urdf'
+    format: str                      # 'sdf', 'urdf', 'mjcf' or 'usd'
     report: ConversionReport = field(default_factory=ConversionReport)
+    usable: bool = True
+    write_failed: bool = False
 
     @property
     def ok(self) -> bool:

@@ -1,10 +1,12 @@
-"""MJCF -> SDFormat or URDF: ``sdf_tools convert robot.xml -o robot.sdf --from mjcf``.
+"""MJCF -> a load result: ``sdf_tools convert robot.xml -o robot.sdf --from mjcf``.
 
 MuJoCo reads the file (:mod:`~sdf_tools.convert.mjcf.reader`), the
-description model built from it is written as SDFormat, read back by our
-reader (so the frame graphs check it like any input) and converted to the
-requested format with the usual options. What MJCF has and the target does
-not is reported first, then what the conversion did.
+description model built from it is written as SDFormat and read back by our
+reader (so the spec check and the frame graphs check it like any input):
+:func:`load_mjcf` returns that load result, which converts to every format
+with the usual options (:func:`sdf_tools.convert.api.convert_loaded`). What
+MJCF has and the description model does not is in the import's report,
+reported before what the conversion did.
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
@@ -25,14 +28,13 @@ from sdf_tools.convert.mjcf.reader import (
     source_lines,
     velocity_limits,
 )
-from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import load_string
 from sdf_tools.model import Document, Joint, Link, Model, RawPose
 from sdf_tools.transform import Transform
 
-__all__ = ['convert_mjcf_file', 'read_mjcf']
+__all__ = ['load_mjcf', 'read_mjcf']
 _EQUALITY = {0: 'connect', 1: 'weld', 2: 'joint', 3: 'tendon', 4: 'flex'}
 # (count attribute, element tag, what) of what the description model has no place for.
 _LOST = [('nu', 'actuator', 'actuator'), ('ntendon', 'tendon', 'tendon'),
@@ -138,18 +140,13 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     return Document(str(path), 'sdf', '1.11', model=model), src.report
 
 
-def convert_mjcf_file(path: str, *, to: str, options: ConversionOptions
-                      ) -> tuple[ConversionResult, bool]:
-    """Read MJCF with MuJoCo and convert it to ``to``; return the result and whether it was usable."""
-    from sdf_tools.convert.api import convert_loaded
+def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
+    """Read MJCF with MuJoCo into a load result (None when MuJoCo cannot read it)."""
     doc, report = read_mjcf(path)
     if doc is None:
-        return ConversionResult(None, to, report), False
+        return Imported(None, report)
     sdf = to_text(write_document(doc, WriteOptions(version='1.11')), [], path)  # 1.11: <mimic>
-    loaded = load_string(sdf, path, options.xacro_args)
+    loaded = load_string(sdf, path, xacro_args)
     # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
     loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
-    result = convert_loaded(loaded, to=to, options=options)
-    result.report.entries[:0] = report.entries
-    return result, True
-
+    return Imported(loaded, report)

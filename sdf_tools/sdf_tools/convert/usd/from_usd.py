@@ -1,8 +1,8 @@
-"""OpenUSD -> the description model, through usd-core's UsdPhysics parser; then to SDFormat or URDF.
+"""OpenUSD -> a load result, through usd-core's UsdPhysics parser.
 
 ::
 
-    result, usable = convert_usd_file('robot.usda', to='urdf', options=ConversionOptions())
+    imported = load_usd('robot.usda')   # imported.loaded: a LoadResult, as load_file gives
 
 What the stage says is read with ``UsdPhysics.LoadUsdPhysicsFromRange``
 (usd-core's own parser: the bodies and joints an engine would simulate).
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from pxr import Sdf, Tf, Usd, UsdGeom, UsdPhysics
 
-from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import original_name
@@ -29,9 +29,7 @@ from sdf_tools.convert.usd.read_joints import read_joint
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
 from sdf_tools.convert.usd.xforms import world_transform
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.frames import build_model_graphs, build_world_graphs
-from sdf_tools.frames.checks import check_joints
-from sdf_tools.load import LoadResult
+from sdf_tools.load import load_document
 from sdf_tools.model import Document, Frame, Inertial, Link, Loc, Model, RawPose, World
 from sdf_tools.transform import Transform
 
@@ -259,32 +257,8 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
     return Document(path, 'sdf', '1.9', worlds=[World('default', models=found)])
 
 
-def loaded_document(doc: Document) -> LoadResult:
-    """Return a load result for a document built in memory (its graphs built and checked)."""
-    result = LoadResult(doc)
-    if doc.model is not None:
-        g = build_model_graphs(doc.model)
-        result.model_graphs = g
-        result.diagnostics.extend(g.errors)
-        result.diagnostics.extend(check_joints(doc.model, g, ''))
-    for world in doc.worlds:
-        g = build_world_graphs(world)
-        result.world_graphs.append(g)
-        result.diagnostics.extend(g.errors)
-        for m in world.models:
-            result.diagnostics.extend(check_joints(m, g, ''))
-    return result
-
-
-def convert_usd_file(path: str, *, to: str, options: ConversionOptions
-                     ) -> tuple[ConversionResult, bool]:
-    """Read a USD file and convert it to ``to``; return the result and whether it was usable."""
-    from sdf_tools.convert.api import convert_loaded
+def load_usd(path: str) -> Imported:
+    """Read a USD file into a load result (None when it holds no rigid body or cannot be opened)."""
     report = ConversionReport()
     doc = read_usd(path, report)
-    if doc is None:
-        return ConversionResult(None, to, report), False
-    result = convert_loaded(loaded_document(doc), to=to, options=options)
-    result.report.entries[:0] = report.entries
-    result.report.diagnostics.extend(report.diagnostics)
-    return result, True
+    return Imported(None if doc is None else load_document(doc), report)

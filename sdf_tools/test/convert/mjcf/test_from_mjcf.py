@@ -23,9 +23,8 @@ from hypothesis.errors import InvalidArgument
 
 from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
 from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
-from sdf_tools.convert.api import convert_file
+from sdf_tools.convert.api import convert_file, convert_input
 from sdf_tools.convert.flatten import pose_in_link
-from sdf_tools.convert.mjcf.from_mjcf import convert_mjcf_file
 from sdf_tools.convert.mjcf.inertia import in_link_frame
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
@@ -114,8 +113,8 @@ def _through_mjcf(loaded: LoadResult, to: str, tmp: Path) -> LoadResult:
     _note(exported.text or '')
     path = tmp / 'model.xml'
     path.write_text(exported.text or '')
-    back, usable = convert_mjcf_file(str(path), to=to, options=ConversionOptions())
-    assert usable and back.ok, [str(e) for e in back.report.errors]
+    back = convert_input(path, to=to, options=ConversionOptions(), input_format='mjcf')
+    assert back.usable and back.ok, [str(e) for e in back.report.errors]
     _note(back.text or '')
     again = load_string(back.text or '', str(tmp / f'back.{to}'))
     assert again.valid, [str(d) for d in again.errors]
@@ -173,8 +172,8 @@ def test_import_maps_joints_sites_couplings_and_reports_the_rest(tmp_path: Path)
     path = tmp_path / 'extras.xml'
     path.write_text(MJCF_EXTRAS)
     opts = ConversionOptions(sdf_version='1.11')  # <mimic> is SDFormat 1.11
-    result, usable = convert_mjcf_file(str(path), to='sdf', options=opts)
-    assert usable and result.ok, [str(e) for e in result.report.errors]
+    result = convert_input(path, to='sdf', options=opts, input_format='mjcf')
+    assert result.usable and result.ok, [str(e) for e in result.report.errors]
     loaded = load_string(result.text or '', str(tmp_path / 'out.sdf'))
     doc = loaded.document
     assert doc is not None and doc.model is not None
