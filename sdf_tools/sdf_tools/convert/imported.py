@@ -10,6 +10,7 @@ renamed or assumed is reported before what the conversion did.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult
@@ -22,6 +23,9 @@ class Imported:
 
     loaded: LoadResult | None
     report: ConversionReport = field(default_factory=ConversionReport)
+    # Rewrites the lines a conversion of ``loaded`` reports (lines of the text the import
+    # wrote) as lines of the imported file (MJCF: mjcf/import_lines.py).
+    cite: Callable[[ConversionReport], None] | None = None
 
     def failed(self, to: str) -> ConversionResult:
         """Return the result of a conversion that could not start: the import's report."""
@@ -29,6 +33,8 @@ class Imported:
 
     def prepend_to(self, result: ConversionResult) -> ConversionResult:
         """Put the import's entries before the conversion's, and add its diagnostics."""
+        if self.cite is not None:
+            self.cite(result.report)
         result.report.entries[:0] = self.report.entries
         result.report.diagnostics.extend(self.report.diagnostics)
         return result

@@ -1,8 +1,9 @@
 """Contact: SDFormat ``<surface>`` as geom friction and softness; self-collision as excluded pairs.
 
 **Friction.** ``ode/mu`` -> the sliding coefficient (``friction[0]``);
-``torsional/coefficient`` -> the torsional one (``friction[1]``, with
-``condim="4"``). MuJoCo has one sliding coefficient per geom, so ``mu2``
+``torsional/coefficient`` times ``patch_radius`` (1 when not given) -> the
+torsional one (``friction[1]``, with ``condim="4"``). ``collide_bitmask`` ->
+``contype`` = ``conaffinity`` (the same rule). MuJoCo has one sliding coefficient per geom, so ``mu2``
 different from ``mu`` is approximated by ``mu`` (reported). Without a
 ``<surface>`` both engines use 1.
 
@@ -31,7 +32,10 @@ from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
 from sdf_tools.model import Collision
 
 _KNOWN = {'friction/ode/mu', 'friction/ode/mu2', 'friction/torsional/coefficient',
-          'contact/ode/kp', 'contact/ode/kd'}
+          'friction/torsional/patch_radius', 'contact/ode/kp', 'contact/ode/kd',
+          'contact/collide_bitmask'}
+# Read with the values they qualify: Gazebo's torsional torque is coefficient x patch radius.
+_FLAGS = {'friction/torsional/use_patch_radius'}
 
 
 
@@ -60,7 +64,7 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
             value = float('nan')
         if path in _KNOWN and value == value:
             values[path] = value
-        elif text:
+        elif text and path not in _FLAGS:
             lost.append(path)
     if lost:
         report.add(ReportKind.DROPPED, f'{label}/surface', f'no MuJoCo counterpart: '
@@ -68,6 +72,8 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
     attrs: dict[str, str | None] = {}
     mu = values.get('friction/ode/mu')
     tors = values.get('friction/torsional/coefficient')
+    if tors is not None:
+        tors *= values.get('friction/torsional/patch_radius', 1.0)
     if mu is not None or tors is not None:
         first = mu if mu is not None else 1.0
         attrs['friction'] = nums((first, tors)) if tors is not None else num(first)
@@ -86,6 +92,11 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
             report.add(ReportKind.APPROXIMATED, f'{label}/surface', f'kp={num(kp)}, kd={num(kd)} '
                        f'written as solref="{attrs["solref"]}" (MuJoCo: per unit effective mass)',
                        *where(surface.loc))
+    mask = values.get('contact/collide_bitmask')
+    if mask is not None and mask != 0xFFFF:
+        # Gazebo collides two shapes whose masks share a bit: MuJoCo's rule with
+        # contype = conaffinity = mask.
+        attrs['contype'] = attrs['conaffinity'] = str(int(mask))
     return attrs
 
 

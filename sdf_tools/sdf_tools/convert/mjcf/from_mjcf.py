@@ -17,6 +17,8 @@ from typing import Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
+from sdf_tools.convert.mjcf.import_lines import cite_mjcf, line_map, origins
+from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
@@ -31,7 +33,7 @@ from sdf_tools.convert.mjcf.reader import (
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import load_string
-from sdf_tools.model import Document, Joint, Link, Model, RawPose
+from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose
 from sdf_tools.transform import Transform
 
 __all__ = ['load_mjcf', 'read_mjcf']
@@ -95,6 +97,9 @@ def _couplings(src: MjcfSource, joints: dict[str, Joint]) -> None:
 
 
 def _losses(src: MjcfSource) -> None:
+    import mujoco  # loaded by _compile
+    option_losses(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
+    texture_losses(src)
     m = src.model
     for count, tag, what in _LOST:
         for k in range(int(getattr(m, count, 0))):
@@ -114,6 +119,36 @@ def _world_link(src: MjcfSource, model: Model) -> None:
                                      RawPose(Transform(), 'world_body')))
         src.report.add(ReportKind.REWRITTEN, 'worldbody', 'geoms of the world body written on '
                        'link [world_body], fixed to the world', str(src.path), None)
+
+
+def _one_namespace(src: MjcfSource, model: Model) -> None:
+    """Rename joints and sites that share a body's name (MJCF keeps them apart, SDFormat not).
+
+    Menagerie's Cassie names each hinge after its body. The body keeps the name; a joint
+    becomes ``<name>_joint`` (the rule our URDF reader follows) and a site
+    ``<name>_site``, each renamed element reported with its MJCF line.
+    """
+    taken = {lk.name for lk in model.links}
+    renamed: dict[str, str] = {}
+    items: list[tuple[Joint | Frame, str, str]] = [(j, 'joint', 'joint') for j in model.joints]
+    items += [(f, 'site', 'site') for f in model.frames]
+    for item, tag, suffix in items:
+        if item.name not in taken:
+            taken.add(item.name)
+            continue
+        new, k = f'{item.name}_{suffix}', 2
+        while new in taken:
+            new, k = f'{item.name}_{suffix}{k}', k + 1
+        src.report.add(ReportKind.RENAMED, f'{tag}[{item.name}]', f'written as [{new}]: a '
+                       'body has the same name, and SDFormat has one namespace for links, '
+                       'joints and frames', *src.where(tag, item.name))
+        if isinstance(item, Joint):
+            renamed[item.name] = new
+        taken.add(new)
+        item.name = new
+    for j in model.joints:
+        if j.axis is not None and j.axis.mimic_joint in renamed:
+            j.axis.mimic_joint = renamed[j.axis.mimic_joint]
 
 
 def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
@@ -136,6 +171,7 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     _world_link(src, model)
     sites(src, model)
     _couplings(src, {j.name: j for j in model.joints})
+    _one_namespace(src, model)
     _losses(src)
     return Document(str(path), 'sdf', '1.11', model=model), src.report
 
@@ -149,4 +185,6 @@ def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
     loaded = load_string(sdf, path, xacro_args)
     # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
     loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
-    return Imported(loaded, report)
+    assert doc.model is not None
+    lines = line_map(sdf, origins(doc.model))
+    return Imported(loaded, report, lambda r: cite_mjcf(r, str(path), lines))

@@ -36,6 +36,7 @@ from typing import Any
 from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.mjcf.read_contact import surface
 from sdf_tools.model import (
     Collision,
     Extra,
@@ -88,6 +89,8 @@ def source_lines(path: Path) -> dict[tuple[str, str], int]:
     out: dict[tuple[str, str], int] = {}
     for el in root.iter():
         name, line = el.get('name'), el.sourceline
+        if isinstance(el.tag, str) and isinstance(line, int):
+            out.setdefault((el.tag, ''), line)  # the first element of a tag (<option>)
         if isinstance(el.tag, str) and name and isinstance(line, int):
             out.setdefault((el.tag, str(name)), line)
             out.setdefault(('*', str(name)), line)
@@ -167,7 +170,26 @@ def _axis(src: MjcfSource, j: int, velocity: dict[str, float]) -> JointAxis:
                            f'asymmetric range [{lo}, {hi}] written as effort {a.effort}',
                            *src.where('joint', name))
     a.velocity = velocity.get(name, -1.0)
+    _ref(src, j, name, a)
     return a
+
+
+def _ref(src: MjcfSource, j: int, name: str, a: JointAxis) -> None:
+    """Shift limits and spring reference by the joint's ``ref``.
+
+    The links are placed at qpos0, where the joint is at ``ref``: that is position 0 of
+    the SDFormat joint, so MuJoCo's position q is SDFormat's q - ref.
+    """
+    ref = float(src.model.qpos0[src.model.jnt_qposadr[j]])
+    if not ref:
+        return
+    if src.model.jnt_limited[j]:
+        a.lower, a.upper = a.lower - ref, a.upper - ref
+    if a.spring_stiffness:
+        a.spring_reference -= ref
+    src.report.add(ReportKind.REWRITTEN, f'joint[{name}]/ref', f'ref {ref!r}: the links are '
+                   'placed at the joint position ref, which is position 0 of the SDFormat '
+                   'joint; limits and spring reference shifted by -ref', *src.where('joint', name))
 
 
 def _joint(src: MjcfSource, j: int, parent: str, child: str, velocity: dict[str, float]) -> Joint:
@@ -225,7 +247,7 @@ def geoms(src: MjcfSource, b: int, link: Link) -> None:
         pose = RawPose(_pose_of_geom(src, g))
         collides = bool(m.geom_contype[g] or m.geom_conaffinity[g])
         if collides:
-            extras = _surface(src, g)
+            extras = surface(src, g, name)
             link.collisions.append(Collision(name, pose, geometry, extras,
                                              src.loc('geom', name)))
         if not collides or int(m.geom_group[g]) < 3:
@@ -242,15 +264,6 @@ def _pose_of_geom(src: MjcfSource, g: int) -> Transform:
         mesh = int(m.geom_dataid[g])
         t = t * _t(m.mesh_pos[mesh], m.mesh_quat[mesh]).inverse()
     return t
-
-
-def _surface(src: MjcfSource, g: int) -> list[Extra]:
-    mu = float(src.model.geom_friction[g][0])
-    if mu == 1.0:
-        return []
-    xml = (f'<surface><friction><ode><mu>{mu!r}</mu><mu2>{mu!r}</mu2></ode></friction>'
-           '</surface>')
-    return [Extra('surface', xml)]
 
 
 def _geometry(src: MjcfSource, g: int, name: str) -> Geometry | None:

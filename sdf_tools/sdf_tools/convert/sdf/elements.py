@@ -229,10 +229,30 @@ def axis_element(parent: etree._Element, tag: str, axis: JointAxis, jtype: str,
         sub(m, 'multiplier', num(axis.mimic_multiplier))
         sub(m, 'offset', num(axis.mimic_offset))
         sub(m, 'reference', '0')
-    for child in list(el):
-        if child.tag in ('limit', 'dynamics') and not len(child):
-            el.remove(child)
+    if not len(dyn):
+        el.remove(dyn)
+    # A continuous joint has no position limits: SDFormat's own "none" is written.
+    ends = (-1e16, 1e16) if jtype == 'continuous' else (axis.lower, axis.upper)
+    _required(el, limit, dict(zip(('lower', 'upper'), ends, strict=True)))
+    _required(el, dyn, {'spring_reference': axis.spring_reference,
+                        'spring_stiffness': axis.spring_stiffness})
     return el
+
+
+def _required(axis_el: etree._Element, el: etree._Element, fields: dict[str, float]) -> None:
+    """Write the fields the spec requires of a ``<limit>``/``<dynamics>`` that is written.
+
+    libsdformat warns of each one missing and assumes its default (``check`` reports it),
+    so they are written with the value they have, in the spec's order (first). ``<limit>``
+    is itself required of an ``<axis>``: it is always written.
+    """
+    if el.getparent() is not axis_el:
+        return
+    for k, (field, value) in enumerate(fields.items()):
+        if el.find(field) is None:
+            child = etree.Element(field)
+            child.text = num(value)
+            el.insert(k, child)
 
 
 def joint_element(parent: etree._Element, joint: Joint, verbatim: Verbatim, *,

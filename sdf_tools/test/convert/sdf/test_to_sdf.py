@@ -258,7 +258,9 @@ def test_continuous_joint_keeps_its_type_and_has_no_position_limits() -> None:
     result = convert(DATA / 'gazebo_tags.urdf')
     joint = etree.fromstring((result.text or '').encode()).find('model/joint[@name="wheel_joint"]')
     assert joint is not None and joint.get('type') == 'continuous'
-    assert joint.find('axis/limit/lower') is None
+    # <limit><lower>/<upper> are required by the spec: written as SDFormat's "no limit".
+    assert float(joint.findtext('axis/limit/lower') or '-1e16') <= -1e16
+    assert float(joint.findtext('axis/limit/upper') or '1e16') >= 1e16
 
 
 # ---------------------------------------------------------------------------------------
