@@ -1,4 +1,6 @@
-"""Inertia arithmetic for the report: principal axes, the equivalent box, geometry's own inertia.
+"""Inertia checks for the report: positive definite, triangle inequality, the equivalent box, geometry's own inertia.
+
+The tensor and its principal axes are :mod:`sdf_tools.model.inertia`'s.
 
 The equivalent box is the solid box of uniform density with the link's mass
 and principal moments: drawn at the centre of mass, it shows at a glance
@@ -8,7 +10,6 @@ inequality broken) has no box.
 """
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -16,41 +17,10 @@ from typing import NamedTuple
 import numpy as np
 import trimesh
 
-#: ignition-math's tolerance for MassMatrix3 checks: 10 * DBL_EPSILON * trace / 2.
-_EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
+from sdf_tools.model.inertia import Principal, principal, tensor, tolerance
 
-
-class Principal(NamedTuple):
-    """Principal moments (ascending) and the rotation whose columns are their axes."""
-
-    moments: tuple[float, float, float]
-    axes: np.ndarray
-
-
-def tensor(i: Sequence[float]) -> np.ndarray:
-    """The 3x3 matrix of ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
-    ixx, ixy, ixz, iyy, iyz, izz = i
-    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
-
-
-def tolerance(i: Sequence[float]) -> float:
-    """The tolerance libsdformat (ignition-math) allows in its inertia checks."""
-    return _EPS_FACTOR * abs(i[0] + i[3] + i[5])
-
-
-def principal(i: Sequence[float]) -> Principal:
-    """Return the principal moments and axes (a proper rotation) of an inertia tensor."""
-    return _principal(tuple(float(x) for x in i))
-
-
-@functools.lru_cache(maxsize=4096)
-def _principal(i: tuple[float, ...]) -> Principal:
-    # Cached: each link's checks, table and box ask for it, and worlds repeat models.
-    w, v = np.linalg.eigh(tensor(i))
-    if np.linalg.det(v) < 0:
-        v[:, 2] = -v[:, 2]
-    v.setflags(write=False)
-    return Principal((float(w[0]), float(w[1]), float(w[2])), v)
+__all__ = ['Principal', 'Solid', 'equivalent_box', 'positive_definite', 'principal',
+           'solid_of', 'tensor', 'tolerance', 'triangle_ok']
 
 
 def positive_definite(i: Sequence[float]) -> bool:

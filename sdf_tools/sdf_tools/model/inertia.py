@@ -1,25 +1,143 @@
-"""Mass properties: adding one body's inertial to another's (fixed-joint lumping).
+"""Mass properties, once: the inertia tensor, its principal axes, and rigidly joined bodies.
 
-Shared by the URDF reader (libsdformat judges a URDF's inertia after
-lumping) and the URDF -> SDF converter (which lumps).
+Every consumer of an inertia reads it here: the URDF reader and the URDF ->
+SDF converter (fixed-joint lumping: :func:`combine_inertials`), the MJCF and
+USD writers (which store a diagonal inertia and the rotation of its axes:
+:func:`principal_frame`; MuJoCo's test of a moving body: :func:`composite`),
+and the lint checks and the report (:func:`principal`, :func:`tolerance`).
+An inertia is SDFormat's six numbers ``(ixx, ixy, ixz, iyy, iyz, izz)`` about
+the centre of mass, in the inertial frame.
+
+(The reader's own validity check, ``sdf.link.inertia_is_valid``, stays with
+the reader: it runs on every link of a large world and avoids importing
+numpy for the diagonal tensors that nearly all are.)
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+from typing import NamedTuple
+
 import numpy as np
-from transforms3d.quaternions import quat2mat
+from transforms3d.quaternions import mat2quat, quat2mat
 
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.elements import Inertial
-from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.transform import IDENTITY, Quat, Transform, Vec3, normalize_quat
+
+#: ixx, ixy, ixz, iyy, iyz, izz about the centre of mass, in the inertial frame.
+Inertia6 = tuple[float, float, float, float, float, float]
+#: ignition-math's tolerance for MassMatrix3 checks: 10 * DBL_EPSILON * trace / 2.
+_EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
 
 
-def _rotation(t: Transform) -> np.ndarray:
-    return np.asarray(quat2mat(t.q), dtype=float)
-
-
-def _tensor(i: tuple[float, float, float, float, float, float]) -> np.ndarray:
+def tensor(i: Sequence[float]) -> np.ndarray:
+    """Return the symmetric 3x3 matrix of ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
     ixx, ixy, ixz, iyy, iyz, izz = i
     return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
+
+
+def rotation(q: Quat) -> np.ndarray:
+    """Return the 3x3 rotation matrix of a quaternion ``(w, x, y, z)``."""
+    return np.asarray(quat2mat(q), dtype=float)
+
+
+def in_frame(i: Sequence[float], frame: Transform) -> np.ndarray:
+    """Return inertia ``i`` (given in ``frame``'s axes) with its axes turned to the outer frame."""
+    r = rotation(frame.q)
+    return np.asarray(r @ tensor(i) @ r.T, dtype=float)
+
+
+def tolerance(i: Sequence[float]) -> float:
+    """Return the tolerance libsdformat (ignition-math) allows in its inertia checks."""
+    return _EPS_FACTOR * abs(i[0] + i[3] + i[5])
+
+
+class Principal(NamedTuple):
+    """Principal moments (ascending) and the proper rotation whose columns are their axes."""
+
+    moments: tuple[float, float, float]
+    axes: np.ndarray
+
+
+def principal(i: Sequence[float]) -> Principal:
+    """Return the principal moments and axes (a proper rotation) of an inertia tensor.
+
+    Cached: a link's checks, table and box ask for it, and worlds repeat models.
+    """
+    return _cached(tuple(float(x) for x in i))
+
+
+def _decompose(i: Sequence[float]) -> Principal:
+    w, v = np.linalg.eigh(tensor(i))
+    if np.linalg.det(v) < 0:
+        v[:, 2] = -v[:, 2]
+    v.setflags(write=False)
+    return Principal((float(w[0]), float(w[1]), float(w[2])), v)
+
+
+# (The cache takes 0.0 and -0.0 for one key: the writers, whose output must not depend on
+# what was asked before, decompose afresh.)
+_cached = functools.lru_cache(maxsize=4096)(_decompose)
+
+
+class PrincipalFrame(NamedTuple):
+    """Mass properties as principal moments in a frame of their own: what USD and MJCF store.
+
+    Attributes:
+        com: centre of mass in the link frame.
+        axes: rotation (w, x, y, z) from the link frame to the principal axes.
+        moments: the principal moments of inertia about those axes.
+    """
+
+    com: Vec3
+    axes: Quat
+    moments: Vec3
+
+
+def principal_frame(inertia: Inertia6, frame: Transform) -> PrincipalFrame:
+    """Return the principal moments and axes of ``inertia`` given in inertial frame ``frame``.
+
+    A tensor that is already diagonal keeps ``frame`` and its three numbers
+    unchanged (no eigen-solver round-off).
+
+    Args:
+        inertia: the tensor in the inertial frame (about the centre of mass).
+        frame: the inertial frame in the link frame (``<inertial><pose>``).
+    """
+    com = frame.p
+    ixx, ixy, ixz, iyy, iyz, izz = inertia
+    if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
+        return PrincipalFrame(com, normalize_quat(frame.q), (ixx, iyy, izz))
+    p = _decompose(inertia)
+    w, x, y, z = (float(v) for v in mat2quat(p.axes))
+    q = (Transform(q=frame.q) * Transform(q=normalize_quat((w, x, y, z)))).q
+    return PrincipalFrame(com, normalize_quat(q), p.moments)
+
+
+def composite(parts: Sequence[tuple[float, np.ndarray, np.ndarray]]
+              ) -> tuple[float, np.ndarray, np.ndarray]:
+    """Return the mass, centre of mass and inertia about it of rigidly joined parts.
+
+    Args:
+        parts: ``(mass, centre of mass, inertia tensor)`` of each part, all in
+            one frame (the tensors about each part's own centre of mass). At
+            least one part.
+
+    Returns:
+        The total mass, the common centre of mass (the first part's when the
+        total is not positive: masses of 0 add their tensors but move
+        nothing), and the tensor about it, in the same frame.
+    """
+    total = float(sum(m for m, _, _ in parts))
+    com: np.ndarray = parts[0][1]
+    if total > 0.0:
+        com = np.sum([m * c for m, c, _ in parts], axis=0) / total
+    out = np.zeros((3, 3))
+    for m, c, i in parts:
+        d = c - com
+        out += i + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return total, com, out
 
 
 def combine_inertials(parent: Inertial | None, child: Inertial, x_pc: Transform) -> Inertial:
@@ -35,19 +153,11 @@ def combine_inertials(parent: Inertial | None, child: Inertial, x_pc: Transform)
         if inertial is None:
             continue
         frame = place * (inertial.pose.value if inertial.pose is not None else IDENTITY)
-        r = _rotation(frame)
-        parts.append((inertial.mass, np.array(frame.p), r @ _tensor(inertial.inertia) @ r.T))
-    total = float(sum(m for m, _, _ in parts))
-    com: np.ndarray = parts[0][1]
-    if total > 0.0:
-        com = np.sum([m * c for m, c, _ in parts], axis=0) / total
-    tensor = np.zeros((3, 3))
-    for m, c, i in parts:
-        d = c - com
-        tensor += i + m * (float(d @ d) * np.eye(3) - np.outer(d, d))
+        parts.append((inertial.mass, np.array(frame.p), in_frame(inertial.inertia, frame)))
+    total, com, summed = composite(parts)
     q0 = parent.pose.value.q if parent is not None and parent.pose is not None else IDENTITY.q
-    r0 = _rotation(Transform((0.0, 0.0, 0.0), q0))
-    out = r0.T @ tensor @ r0
+    r0 = rotation(q0)
+    out = r0.T @ summed @ r0
     inertia = (float(out[0, 0]), float(out[0, 1]), float(out[0, 2]), float(out[1, 1]),
                float(out[1, 2]), float(out[2, 2]))
     pose = RawPose(Transform((float(com[0]), float(com[1]), float(com[2])), q0))

@@ -2,7 +2,7 @@
 
 The SDFormat tensor is about the centre of mass in the inertial frame; it is
 written as Menagerie writes inertials, ``diaginertia`` with the ``quat`` of
-its principal axes (:mod:`~sdf_tools.convert.principal_inertia`): a diagonal
+its principal axes (:func:`~sdf_tools.model.inertia.principal_frame`): a diagonal
 tensor keeps its frame and numbers exactly, any other is diagonalised by
 numpy (to ~1e-16; MuJoCo's own solver for ``fullinertia`` stops near
 1e-12). A tensor whose
@@ -29,8 +29,9 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, where
 from sdf_tools.convert.massless import MASSLESS_EPS, default_inertial
 from sdf_tools.convert.mjcf.writer import num, nums, pose_attrs, sub
-from sdf_tools.convert.principal_inertia import principal
 from sdf_tools.model import Inertial
+from sdf_tools.model.inertia import composite as joined
+from sdf_tools.model.inertia import in_frame, principal_frame
 from sdf_tools.transform import Transform
 
 #: MuJoCo's ``mjMINVAL``: a moving body's mass and principal moments must exceed it.
@@ -38,37 +39,12 @@ MUJOCO_MINVAL = 1e-15
 # Moments that meet A + B >= C only to within rounding are balanced too (MuJoCo leaves a
 # valid tensor alone, so this only guards against a last-digit refusal).
 TRIANGLE_MARGIN = 1e-12
-Tensor = tuple[float, float, float, float, float, float]  # ixx ixy ixz iyy iyz izz (SDFormat)
 LIBSDFORMAT_DEFAULT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
-
-
-def _matrix(i: Tensor) -> np.ndarray:
-    ixx, ixy, ixz, iyy, iyz, izz = i
-    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
-
-
-def _rotation(t: Transform) -> np.ndarray:
-    w, x, y, z = t.q
-    return np.array([
-        [1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
-        [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
-        [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]])
-
-
-def in_link_frame(tensor: Tensor, x_li: Transform) -> np.ndarray:
-    """Return the inertia tensor (about the centre of mass) in the link frame's axes."""
-    m = _matrix(tensor)
-    if x_li.q == (1.0, 0.0, 0.0, 0.0):
-        return m
-    r = _rotation(x_li)
-    out: np.ndarray = r @ m @ r.T
-    half: np.ndarray = (out + out.T) / 2
-    return half
 
 
 def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) -> bool:
     """Write ``<inertial>`` (principal moments and axes); return True when it needs balancing."""
-    p = principal(inertial.inertia, x_li)
+    p = principal_frame(inertial.inertia, x_li)
     moments = tuple(max(m, 0.0) for m in p.moments)  # eigen-solver round-off below zero
     sub(body, 'inertial', pos=nums(p.com), quat=pose_attrs(Transform(q=p.axes))['quat'],
         mass=num(inertial.mass), diaginertia=nums(moments))
@@ -98,16 +74,10 @@ def composite(parts: list[tuple[Inertial, Transform]]) -> tuple[float, np.ndarra
     Args:
         parts: each inertial with its inertial frame in a common frame.
     """
-    mass = sum(i.mass for i, _ in parts)
-    if mass <= 0:
+    if not parts:
         return 0.0, np.zeros((3, 3))
-    com = sum(i.mass * np.asarray(x.p) for i, x in parts) / mass
-    out = np.zeros((3, 3))
-    for i, x in parts:
-        r = _rotation(x)
-        d = np.asarray(x.p) - com
-        out += r @ _matrix(i.inertia) @ r.T + i.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
-    return mass, out
+    mass, _, tensor = joined([(i.mass, np.asarray(x.p), in_frame(i.inertia, x)) for i, x in parts])
+    return (mass, tensor) if mass > 0 else (0.0, np.zeros((3, 3)))
 
 
 def degenerate(mass: float, tensor: np.ndarray) -> bool:

@@ -29,8 +29,8 @@ from collections.abc import Sequence
 import numpy as np
 from pxr import Sdf, Usd, Vt
 
-from sdf_tools.convert.principal_inertia import link_tensor
 from sdf_tools.model import Inertial, Joint, JointAxis, RawPose
+from sdf_tools.model.inertia import in_frame
 from sdf_tools.transform import IDENTITY, Transform, Vec3
 
 PREFIX = 'sdf_tools:'
@@ -98,6 +98,6 @@ def same_inertial(exact: Inertial, schema: Inertial) -> bool:
     scale = max(1.0, *(abs(v) for v in pe.p))
     if max(abs(a - b) for a, b in zip(pe.p, ps.p, strict=True)) > 10 * FLOAT_REL * scale:
         return False
-    te, ts = link_tensor(exact.inertia, pe), link_tensor(schema.inertia, ps)
+    te, ts = in_frame(exact.inertia, pe), in_frame(schema.inertia, ps)
     size = float(np.abs(te).max()) or 1.0
     return bool(np.abs(te - ts).max() <= 10 * FLOAT_REL * size)

@@ -2,7 +2,7 @@
 
 ``MassAPI`` stores a diagonal inertia and the rotation of its principal
 axes; the full tensor (with the inertial frame's orientation applied) is
-decomposed by :func:`~sdf_tools.convert.principal_inertia.principal`. The
+decomposed by :func:`~sdf_tools.model.inertia.principal_frame`. The
 schema's attributes are 32-bit floats (``float``, ``point3f``, ``float3``,
 ``quatf``): what reaches the file is our numbers rounded to single
 precision.
@@ -13,23 +13,23 @@ import math
 
 from pxr import Gf, Usd, UsdPhysics
 
-from sdf_tools.convert.principal_inertia import Principal, principal
 from sdf_tools.convert.usd.exact import put_inertial
 from sdf_tools.convert.usd.xforms import quatf
 from sdf_tools.model import Inertial, RawPose
+from sdf_tools.model.inertia import PrincipalFrame, principal_frame
 from sdf_tools.transform import IDENTITY, Transform
 
 UNIT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
 
 
-def write_mass(prim: Usd.Prim, inertial: Inertial | None) -> Principal:
+def write_mass(prim: Usd.Prim, inertial: Inertial | None) -> PrincipalFrame:
     """Apply ``MassAPI`` to a link prim; a missing inertial is libsdformat's 1 kg, unit inertia.
 
     Returns the principal form written (in double precision).
     """
     i = inertial if inertial is not None else UNIT
     frame = i.pose.value if i.pose is not None else IDENTITY
-    p = principal(i.inertia, frame)
+    p = principal_frame(i.inertia, frame)
     api = UsdPhysics.MassAPI.Apply(prim)
     api.CreateMassAttr(float(i.mass))
     api.CreateCenterOfMassAttr(Gf.Vec3f(*p.com))

@@ -25,7 +25,7 @@ from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
 from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
 from sdf_tools.convert.api import convert_file, convert_input
 from sdf_tools.convert.flatten import pose_in_link
-from sdf_tools.convert.mjcf.inertia import in_link_frame
+from sdf_tools.model.inertia import in_frame
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import LoadResult, load_string
@@ -62,7 +62,7 @@ def facts(loaded: LoadResult) -> dict[str, dict[str, Any]]:
         i = fl.link.inertial
         if i is not None and i.mass > 0:
             x = pose_in_link(flat, fl, i.pose)
-            masses[fl.name.replace('::', SEP)] = (i.mass, x.p, in_link_frame(i.inertia, x))
+            masses[fl.name.replace('::', SEP)] = (i.mass, x.p, in_frame(i.inertia, x))
     joints = {}
     for j in flat.joints:
         if j.child is None or j.joint.type in SEVERAL:
