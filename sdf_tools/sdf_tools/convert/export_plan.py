@@ -27,7 +27,7 @@ from pathlib import Path
 from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatModel, flatten
-from sdf_tools.convert.massless import default_inertial, is_massless
+from sdf_tools.convert.massless import default_inertial
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
@@ -35,6 +35,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model, World
+from sdf_tools.model.massless import is_massless
 
 UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 

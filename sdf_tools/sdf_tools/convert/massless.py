@@ -1,4 +1,4 @@
-"""What URDF -> SDF does with links that have no mass.
+"""What the converters do with links that have no mass (the test itself: :mod:`sdf_tools.model.massless`).
 
 libsdformat, converting a URDF, silently leaves out every link other than
 ``world`` without ``<inertial>`` or with a mass of 0 (|m| <= 1e-6) after
@@ -36,17 +36,10 @@ from __future__ import annotations
 
 from sdf_tools.model import Inertial, Link
 
-#: libsdformat's test for "no mass" (``ignition::math::equal(mass, 0.0)``).
-MASSLESS_EPS = 1e-6
 #: Radius (m) of the solid sphere whose inertia a link given ``default_mass`` gets.
 DEFAULT_RADIUS = 0.05
 
 POLICIES = ('lump', 'default-mass', 'drop', 'error')
-
-
-def is_massless(inertial: Inertial | None) -> bool:
-    """Return whether libsdformat leaves a link with this inertial out."""
-    return inertial is None or abs(inertial.mass) <= MASSLESS_EPS
 
 
 def folds_massless(policy: str) -> bool:

@@ -1,4 +1,4 @@
-"""Inertia checks for the report: positive definite, triangle inequality, the equivalent box, geometry's own inertia.
+"""Inertia checks for the report: positive definite, triangle inequality, equivalent box, solids.
 
 The tensor and its principal axes are :mod:`sdf_tools.model.inertia`'s.
 

@@ -18,17 +18,10 @@ from __future__ import annotations
 
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.lint.finding import Finding
-from sdf_tools.model import Document, Inertial, Model
+from sdf_tools.model import Document, Model
+from sdf_tools.model.massless import MASSLESS_EPS, is_massless
 from sdf_tools.resolved import Resolved, ResolvedLink
 from sdf_tools.urdf.conversion import lumped_joints
-
-#: libsdformat's test for "no mass" (``ignition::math::equal(mass, 0.0)``).
-MASSLESS_EPS = 1e-6
-
-
-def is_massless(inertial: Inertial | None) -> bool:
-    """Whether libsdformat treats a link with this inertial as having no mass."""
-    return inertial is None or abs(inertial.mass) <= MASSLESS_EPS
 
 
 def _sdf(link: ResolvedLink) -> Finding | None:

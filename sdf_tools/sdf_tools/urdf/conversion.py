@@ -14,6 +14,7 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
+from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.sdf.values import parse_bool_text
@@ -214,7 +215,7 @@ def check_massless_root(ctx: ReadContext, model: Model, root: str,
         if j.child in links:
             children.setdefault(j.parent, []).append((j, links[j.child]))
     summed = _lumped_inertial(links[root], children, lumped)
-    if summed is not None and summed.mass != 0.0:
+    if not is_massless(summed):
         return
     ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
               f'{MASSLESS_ROOT}{root}] has no mass (no <inertial>, or mass 0, also with its '

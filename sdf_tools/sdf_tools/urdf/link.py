@@ -11,6 +11,7 @@ from lxml import etree
 
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.model import Collision, Extra, Inertial, Link, RawPose, Visual
+from sdf_tools.model.massless import is_zero_mass
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
 from sdf_tools.urdf.geometry import read_geometry
@@ -60,9 +61,15 @@ def _partial_inertial(ctx: ReadContext, el: etree._Element, owner: str,
     ctx.warn(ErrorCode.DEFAULT_ASSUMED,
              f"<inertial> of {owner} has no {missing}: urdfdom (libsdformat's URDF reader) "
              f'stops reading it there, so libsdformat keeps mass {mass:g} and a zero inertia'
-             + (' (and drops a link of mass 0 with its parent joint and subtree)'
-                if mass == 0.0 else ''), el)
+             + (f' (and drops a link of mass {_mass(mass)} with its parent joint and subtree)'
+                if is_zero_mass(mass) else ''), el)
     return Inertial(mass, (0.0, 0.0, 0.0, 0.0, 0.0, 0.0), pose, ctx.loc(el))
+
+
+
+def _mass(mass: float) -> str:
+    """A mass libsdformat takes for zero, as a message says it ('0' when it is)."""
+    return '0' if mass == 0.0 else f'{mass:g}'
 
 
 def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | None:
@@ -78,9 +85,9 @@ def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | Non
         return None
     m = tuple(v for v in values if v is not None)
     inertia = (m[0], m[1], m[2], m[3], m[4], m[5])
-    if mass == 0.0:
+    if is_zero_mass(mass):
         ctx.warn(ErrorCode.WARNING,
-                 f'link [{link}] has mass 0: libsdformat drops such a link, its parent joint '
+                 f'link [{link}] has mass {_mass(mass)}: libsdformat drops such a link, its parent joint '
                  'and its whole subtree when it converts the URDF (unless fixed-joint '
                  'lumping gives it mass)', mass_el)
     # Inertia validity is judged after fixed-joint lumping (see conversion.py),

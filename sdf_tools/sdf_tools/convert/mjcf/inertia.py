@@ -27,11 +27,12 @@ from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, where
-from sdf_tools.convert.massless import MASSLESS_EPS, default_inertial
+from sdf_tools.convert.massless import default_inertial
 from sdf_tools.convert.mjcf.writer import num, nums, pose_attrs, sub
 from sdf_tools.model import Inertial
 from sdf_tools.model.inertia import composite as joined
 from sdf_tools.model.inertia import in_frame, principal_frame
+from sdf_tools.model.massless import is_massless
 from sdf_tools.transform import Transform
 
 #: MuJoCo's ``mjMINVAL``: a moving body's mass and principal moments must exceed it.
@@ -55,7 +56,7 @@ def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) ->
 def has_mass(fl: FlatLink, urdf: bool) -> bool:
     """Return whether the link is written with mass (SDFormat: no ``<inertial>`` is 1 kg)."""
     i = fl.link.inertial
-    return (i is None and not urdf) or (i is not None and abs(i.mass) > MASSLESS_EPS)
+    return (i is None and not urdf) or (i is not None and not is_massless(i))
 
 
 def authored_inertial(fl: FlatLink, urdf: bool, report: ConversionReport) -> Inertial | None:

@@ -21,12 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
-from sdf_tools.convert.massless import (
-    default_inertial,
-    default_mass_message,
-    folds_massless,
-    is_massless,
-)
+from sdf_tools.convert.massless import default_inertial, default_mass_message, folds_massless
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import identity_pose
 from sdf_tools.convert.sdf import gazebo_apply as ga
@@ -46,6 +41,7 @@ from sdf_tools.convert.sdf.material_colors import Rgba, carry_custom, visual_col
 from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
+from sdf_tools.model.massless import is_massless
 from sdf_tools.urdf.link import sdf_shape_name
 
 
