@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 
 from sdf_tools.convert.command import main as convert_main
+from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, LOADED, names
 from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
 from sdf_tools.load import LoadResult, load_file
 from sdf_tools.report.command import add_package_option, add_report_command, package_dirs, strict_lint
@@ -106,24 +107,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         return convert_main(args[1:])
     if args[:1] == ['report']:
         return report_main(args[1:])  # its own parser too, for the same reason
-    parser = argparse.ArgumentParser(prog='sdf_tools',
-                                     description='Read SDFormat, URDF and xacro as libsdformat does.')
+    parser = argparse.ArgumentParser(
+        prog='sdf_tools', description=f'Read {names(LOADED, "and")} as libsdformat does; '
+        f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}.')
     sub = parser.add_subparsers(dest='command', required=True)
-    p_inspect = sub.add_parser('inspect', help='print the resolved description')
-    p_inspect.add_argument('file')
+    what = f'{names(LOADED)} file, or a model directory'
+    p_inspect = sub.add_parser('inspect', help='print the resolved description',
+                               description=f'Print the resolved description of {names(LOADED)}.')
+    p_inspect.add_argument('file', help=what)
     p_inspect.add_argument('--json', action='store_true', help='print one JSON object')
     p_inspect.add_argument('args', nargs='*', help='xacro arguments name:=value')
-    p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable')
-    p_check.add_argument('file')
+    p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable',
+                             description=f'Validate {names(LOADED)} with libsdformat\'s rules.')
+    p_check.add_argument('file', help=what)
     p_check.add_argument('args', nargs='*', help='xacro arguments name:=value')
     p_check.add_argument('--strict', action='store_true',
                          help="also fail (exit 1) on the report's checks (sdf_tools.lint): "
                          'massless links, bad inertias, joints without limits, missing meshes')
     add_package_option(p_check)
-    p_frames = sub.add_parser('frames', help='print the frame tree with world poses')
-    p_frames.add_argument('file')
+    p_frames = sub.add_parser('frames', help='print the frame tree with world poses',
+                              description=f'Print the frame tree of {names(LOADED)}.')
+    p_frames.add_argument('file', help=what)
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
-    sub.add_parser('convert', help='convert SDFormat, URDF or xacro to SDFormat or URDF, '
+    sub.add_parser('convert', help=f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}, '
                    'reporting every loss (sdf_tools convert -h for the options)')
     add_spawn_commands(sub)
     add_report_command(sub)

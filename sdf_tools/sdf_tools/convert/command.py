@@ -20,6 +20,7 @@ from typing import Any
 from sdf_tools.convert.api import EXTENSIONS, FORMATS, STDOUT, convert_file, output_format
 from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, names
 from sdf_tools.transform import Transform
 from sdf_tools.xacro_args import parse_name_values
 
@@ -90,7 +91,7 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
 
 def add_convert_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the positional arguments and every option flag of ``convert``."""
-    parser.add_argument('input', metavar='IN', help='SDFormat, URDF or xacro file')
+    parser.add_argument('input', metavar='IN', help=f'{names(CONVERT_READS)} file')
     parser.add_argument('args', nargs='*', metavar='name:=value', help='xacro arguments')
     parser.add_argument('-o', '--output', metavar='OUT', required=True,
                         help='output file (- for standard output); its extension '
@@ -175,10 +176,10 @@ def run_convert(ns: argparse.Namespace) -> int:
     return code
 
 
-DESCRIPTION = ('Convert SDFormat, URDF or xacro to SDFormat or URDF. Every default assumed '
-               'and every element renamed, merged, rewritten or dropped is reported (with '
-               'file:line), printed, listed in a comment at the top of OUT and written to '
-               '--report.')
+DESCRIPTION = (f'Convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}. Every default '
+               'assumed and every element renamed, merged, rewritten or dropped is reported '
+               '(with file:line), printed, listed in a comment at the top of OUT and written '
+               'to --report.')
 EPILOG = ('exit codes: 0 converted; 1 invalid input or conversion error; 2 unusable input or '
           'usage error. OUT is written only on success, atomically.')
 

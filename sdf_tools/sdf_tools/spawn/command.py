@@ -21,6 +21,7 @@ import json
 import math
 import sys
 
+from sdf_tools.formats import LOADED, names
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.backend_choice import BACKENDS, make_backend
 from sdf_tools.spawn.errors import BackendUnavailableError
@@ -56,7 +57,7 @@ def _pose_flags(p: argparse.ArgumentParser) -> None:
 def add_spawn_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the spawn, delete, set-pose and list subcommands to the ``sdf_tools`` parser."""
     p = sub.add_parser('spawn', help='spawn a model into a running Gazebo and confirm it')
-    p.add_argument('file', nargs='?', default='', help='model file or URI (package://, model://)')
+    p.add_argument('file', nargs='?', default='', help=f'{names(LOADED)} file or URI (package://, model://)')
     p.add_argument('args', nargs='*', help='xacro arguments name:=value')
     p.add_argument('--string', default='', metavar='XML', help='the model as text instead of FILE')
     p.add_argument('--name', default='', help="entity name (default: the model's own)")
