@@ -25,10 +25,10 @@ from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
 from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
 from sdf_tools.convert.api import convert_file, convert_input
 from sdf_tools.convert.flatten import pose_in_link
-from sdf_tools.model.inertia import in_frame
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import LoadResult, load_string
+from sdf_tools.model.inertia import in_frame
 from sdf_tools.transform import Transform
 
 DATA = Path(__file__).resolve().parents[2] / 'data'
