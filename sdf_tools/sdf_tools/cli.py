@@ -118,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_inspect.add_argument('--json', action='store_true', help='print one JSON object')
     p_inspect.add_argument('args', nargs='*', help='xacro arguments name:=value')
     p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable',
-                             description=f'Validate {names(LOADED)} with libsdformat\'s rules.')
+                             description=f"Validate {names(LOADED)} with libsdformat's rules.")
     p_check.add_argument('file', help=what)
     p_check.add_argument('args', nargs='*', help='xacro arguments name:=value')
     p_check.add_argument('--strict', action='store_true',
