@@ -23,7 +23,7 @@ from sdf_tools.xmlsafe import to_xml
 JOINT_TYPES = ('ball', 'continuous', 'fixed', 'gearbox', 'prismatic', 'revolute',
                'revolute2', 'screw', 'universal')
 # Joint types whose axis limits bound the motion (continuous ones ignore them).
-_LIMITED = ('revolute', 'prismatic', 'universal', 'revolute2')
+LIMITED_TYPES = ('revolute', 'prismatic', 'universal', 'revolute2')
 JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'gearbox_ratio',
                   'gearbox_reference_body', 'physics', 'sensor', 'frame', 'screw_thread_pitch'}
 
@@ -62,7 +62,7 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
             # 1.6 -> 1.7 turns use_parent_model_frame into expressed_in.
             axis.expressed_in = '__model__'
     lim = k.get('limit')
-    if lim is None and kind in _LIMITED:
+    if lim is None and kind in LIMITED_TYPES:
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
                  f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
                  'and unlimited effort and velocity', el)

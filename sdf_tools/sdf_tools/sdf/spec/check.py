@@ -13,7 +13,9 @@ For every element met (``parser.cc``):
   children of a ``copy_data`` element (``<plugin>``) are not checked;
 * a required child (``1``/``+``) that is missing is added with its defaults
   (``DEFAULT_ASSUMED`` here; libsdformat says nothing), except in a non-ball joint,
-  where libsdformat refuses it (``joint.py`` reports that ``ELEMENT_MISSING``).
+  where libsdformat refuses it (``joint.py`` reports that ``ELEMENT_MISSING``), and
+  except the ``<limit>`` of a joint whose motion it bounds (``joint.py`` says what
+  libsdformat assumes there, in the one line about it).
 
 An element that fails is ``ELEMENT_INVALID`` "Error reading element <tag>", and so is
 every ancestor up to the root, and then the file fails to load (``FILE_READ``).
@@ -28,6 +30,7 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.joint import LIMITED_TYPES
 from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
 from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
 from sdf_tools.sdf.values import kids as child_nodes
@@ -338,7 +341,8 @@ class SpecChecker:
 
     def _missing(self, el: _Element, spec: ElementSpec, seen: set[str]) -> bool:
         """Required children that are absent: defaults, or a refusal in a non-ball joint."""
-        missing = [cs for cs in spec.required_children if cs.name not in seen and cs.name != 'include']
+        missing = [cs for cs in spec.required_children if cs.name not in seen and cs.name != 'include'
+                   and not (cs.name == 'limit' and _limit_said_by_joint(el, spec))]
         if not missing:
             return True
         if spec.name == 'joint':
@@ -356,6 +360,13 @@ class SpecChecker:
         self.ctx.diagnostics.append(Diagnostic(ErrorCode.DEFAULT_ASSUMED, message, self.ctx.file,
                                                line_of(el), None, Severity.WARNING))
         return True
+
+
+def _limit_said_by_joint(el: _Element, spec: ElementSpec) -> bool:
+    """Whether ``joint.py`` reports this axis's missing ``<limit>`` (one fact, one line)."""
+    joint = el.getparent()
+    return (spec.name in ('axis', 'axis2') and joint is not None
+            and (joint.get('type') or '').strip() in LIMITED_TYPES)
 
 
 def _within(v: float, bounds: tuple[float | None, float | None] | None) -> bool:
