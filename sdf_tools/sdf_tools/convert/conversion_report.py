@@ -63,6 +63,16 @@ class ConversionReport:
             'warnings': [d.to_json() for d in self.diagnostics if d.severity is Severity.WARNING],
         }
 
+    def header_lines(self, title: str) -> list[str]:
+        """Return the lines a written file (URDF, MJCF, USD) starts with: ``title``, then each entry."""
+        lines = [title]
+        if self.entries:
+            lines.append(f'What the conversion assumed, changed or lost ({self.summary()}):')
+            lines += [f'  {e}' for e in self.entries]
+        else:
+            lines.append('Nothing was assumed, changed or lost.')
+        return lines
+
     def summary(self) -> str:
         """One line per kind with its count, for the CLI."""
         counts: dict[str, int] = {}

@@ -175,12 +175,8 @@ def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
 
 
 def _header(source: str | None, names: list[str], report: ConversionReport) -> str:
-    lines = [f'Converted to MJCF by sdf_tools: {", ".join(names)} of {source or "<string>"}.']
-    if report.entries:
-        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
-        lines += [f'  {e}' for e in report.entries]
-    else:
-        lines.append('Nothing was assumed, changed or lost.')
+    lines = report.header_lines(
+        f'Converted to MJCF by sdf_tools: {", ".join(names)} of {source or "<string>"}.')
     text = '\n'.join(f'  {line}' for line in lines).replace('--', '- -')
     return '\n' + text + '\n'
 

@@ -189,12 +189,7 @@ def _all_frames(model: Model, prefix: str = '') -> list[tuple[str, Loc | None]]:
 
 def _header(flat: FlatModel, report: ConversionReport) -> str:
     source = flat.model.loc.file if flat.model.loc and flat.model.loc.file else '<string>'
-    lines = [f'Converted to URDF by sdf_tools: model [{flat.name}] of {source}.']
-    if report.entries:
-        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
-        lines += [f'  {e}' for e in report.entries]
-    else:
-        lines.append('Nothing was assumed, changed or lost.')
+    lines = report.header_lines(f'Converted to URDF by sdf_tools: model [{flat.name}] of {source}.')
     return '\n' + '\n'.join(f'  {line}' for line in lines) + '\n'
 
 

@@ -275,13 +275,7 @@ def _root(stage: Usd.Stage, plan: ExportPlan) -> list[tuple[FlatModel, Sdf.Path]
 
 def _header(plan: ExportPlan, report: ConversionReport) -> str:
     source = plan.document.file or '<string>'
-    lines = [f'Converted to OpenUSD by sdf_tools from {source}.']
-    if report.entries:
-        lines.append(f'What the conversion assumed, changed or lost ({report.summary()}):')
-        lines += [f'  {e}' for e in report.entries]
-    else:
-        lines.append('Nothing was assumed, changed or lost.')
-    return '\n'.join(lines)
+    return '\n'.join(report.header_lines(f'Converted to OpenUSD by sdf_tools from {source}.'))
 
 
 def build_stage(plan: ExportPlan, options: ConversionOptions, report: ConversionReport
