@@ -6,8 +6,8 @@ is the link's only parent). A later joint onto a link that already has a
 parent closes a kinematic loop: it is *cut* and written on an extra body
 welded to its child (:mod:`~sdf_tools.convert.mjcf.joints`). A chain of
 parents that comes back to itself is cut at the canonical link (or the
-first link of the cycle). Links no joint holds are the tops of the tree:
-free bodies (a ``<freejoint/>``) unless their model is static.
+first link of the cycle), by :mod:`~sdf_tools.convert.loop_cut`'s rule. Links no
+joint holds are the tops of the tree: free bodies (a ``<freejoint/>``) unless their model is static.
 """
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
+from sdf_tools.convert.loop_cut import first_parents, parent_cycles
 
 
 @dataclass
@@ -45,21 +46,7 @@ def _usable(j: FlatJoint, report: ConversionReport) -> bool:
 
 def _cycle_cut(tree: BodyTree, report: ConversionReport) -> None:
     """Cut chains of parent joints that come back to themselves."""
-    order = {fl.name: i for i, fl in enumerate(tree.flat.links)}
-    done: set[str] = set()
-    for fl in tree.flat.links:
-        path: list[str] = []
-        link: str | None = fl.name
-        while link is not None and link not in done and link not in path:
-            path.append(link)
-            pj = tree.parent_joint.get(link)
-            link = pj.parent if pj is not None else None
-        done.update(path)
-        if link is None or link not in path:
-            continue
-        cycle = path[path.index(link):]
-        cut = (tree.flat.canonical if tree.flat.canonical in cycle
-               else min(cycle, key=order.__getitem__))
+    for _, cut in parent_cycles(tree.flat, tree.parent_joint):
         joint = tree.parent_joint.pop(cut)
         tree.cuts.append(joint)
         report.add(ReportKind.REWRITTEN, f'joint[{joint.scoped}]',
@@ -71,14 +58,10 @@ def _cycle_cut(tree: BodyTree, report: ConversionReport) -> None:
 def plan_bodies(flat: FlatModel, report: ConversionReport) -> BodyTree:
     """Return the body tree of ``flat``; cuts and dropped joints are reported."""
     tree = BodyTree(flat)
-    joints = [j for j in flat.joints if _usable(j, report)]
-    ordered = [j for j in joints if j.joint.type != 'gearbox']
-    ordered += [j for j in joints if j.joint.type == 'gearbox']
-    for j in ordered:
+    tree.parent_joint, later = first_parents([j for j in flat.joints if _usable(j, report)])
+    for j in later:
         assert j.child is not None
-        if j.child not in tree.parent_joint:
-            tree.parent_joint[j.child] = j
-        elif j.joint.type == 'gearbox':
+        if j.joint.type == 'gearbox':
             tree.couplings.append(j)
         else:
             tree.cuts.append(j)

@@ -7,7 +7,8 @@ decides, from the flattened model:
   is static, or ``floating_base`` is off); otherwise the top of the
   canonical link's chain of parents;
 * the **tree joints**: each link keeps its first parent joint in document
-  order. A second parent joint closes a kinematic loop (or gives the link two
+  order (:mod:`~sdf_tools.convert.loop_cut`, the rule MJCF's tree shares). A
+  second parent joint closes a kinematic loop (or gives the link two
   parents): an error naming the loop, unless ``break_loops`` cuts the later
   joint (reported). A ``gearbox`` joint is a ratio constraint between two
   other joints, not a tree edge: when its child already has a parent it is
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, diagnostic, where
+from sdf_tools.convert.loop_cut import first_parents, parent_cycles
 from sdf_tools.errors import Diagnostic
 
 
@@ -127,20 +129,7 @@ def _loop(st: _State, j: FlatJoint, problem: str) -> None:
 
 def _directed_cycles(st: _State) -> None:
     """Find links whose chain of parents comes back to them; cut or report."""
-    order = {fl.name: i for i, fl in enumerate(st.flat.links)}
-    done: set[str] = set()
-    for fl in st.flat.links:
-        path: list[str] = []
-        link: str | None = fl.name
-        while link is not None and link not in done and link not in path:
-            path.append(link)
-            pj = st.parent_of.get(link)
-            link = pj.parent if pj is not None else None
-        done.update(path)
-        if link is None or link not in path:
-            continue
-        cycle = path[path.index(link):]
-        cut = st.flat.canonical if st.flat.canonical in cycle else min(cycle, key=order.__getitem__)
+    for cycle, cut in parent_cycles(st.flat, st.parent_of):
         joint = st.parent_of[cut]
         ring = list(reversed(cycle))
         start = ring.index(cut)
@@ -197,15 +186,7 @@ def plan_tree(flat: FlatModel, *, break_loops: bool, fixed_base: bool, world_fra
     if not flat.links:
         return None, [diagnostic(f'model [{flat.name}] has no link; a URDF needs at least one',
                                  flat.model.loc)]
-    joints = [j for j in flat.joints if _usable(st, j)]
-    joints.sort(key=lambda j: j.joint.type == 'gearbox')  # stable: gearboxes last
-    later: list[FlatJoint] = []
-    for j in joints:
-        assert j.child is not None
-        if j.child in st.parent_of:
-            later.append(j)
-        else:
-            st.parent_of[j.child] = j
+    st.parent_of, later = first_parents([j for j in flat.joints if _usable(st, j)])
     _directed_cycles(st)
     for j in later:
         _second_parent(st, j)
