@@ -50,7 +50,7 @@ class ErrorCode(enum.Enum):
     PARAMETER_ERROR = 'PARAMETER_ERROR'
     UNKNOWN_PARAMETER_TYPE = 'UNKNOWN_PARAMETER_TYPE'
     FATAL_ERROR = 'FATAL_ERROR'
-    WARNING = 'WARNING'
+    WARNING = 'WARNING'  # libsdformat's catch-all; never emitted here: each warning names its rule
     # Codes of our own, for rules libsdformat has no name for.
     XML_INVALID = 'XML_INVALID'
     XML_UNSAFE = 'XML_UNSAFE'
@@ -60,6 +60,16 @@ class ErrorCode(enum.Enum):
     URDF_INVALID = 'URDF_INVALID'
     DEFAULT_ASSUMED = 'DEFAULT_ASSUMED'
     ELEMENT_UNKNOWN = 'ELEMENT_UNKNOWN'
+    XML_TEXT_OUTSIDE_ROOT = 'XML_TEXT_OUTSIDE_ROOT'
+    XML_MALFORMED_TOLERATED = 'XML_MALFORMED_TOLERATED'
+    XACRO_WARNING = 'XACRO_WARNING'
+    ATTRIBUTE_PREFIX_UNDECLARED = 'ATTRIBUTE_PREFIX_UNDECLARED'
+    URDF_SHAPE_SKIPPED = 'URDF_SHAPE_SKIPPED'
+    URDF_GEOMETRY_UNSUPPORTED = 'URDF_GEOMETRY_UNSUPPORTED'
+    URDF_JOINT_TYPE_UNSUPPORTED = 'URDF_JOINT_TYPE_UNSUPPORTED'
+    URDF_WORLD_LINK_CONTENT = 'URDF_WORLD_LINK_CONTENT'
+    MATERIAL_UNDEFINED = 'MATERIAL_UNDEFINED'
+    COLOR_INVALID = 'COLOR_INVALID'
     # Codes of the lint checks (sdf_tools.lint: the report and check --strict),
     # each named after the rule a model breaks for a physics engine.
     MASSLESS_LINK = 'MASSLESS_LINK'

@@ -188,7 +188,8 @@ def _with_text_note(root: etree._Element, note: Diagnostic | None, line: int | N
     text = "text before the root element is ignored (as libsdformat's XML parser ignores it)"
     if note is not None:
         text = f'{text}; {note.message}'
-    return root, Diagnostic(ErrorCode.WARNING, text, source, line, severity=Severity.WARNING)
+    return root, Diagnostic(ErrorCode.XML_TEXT_OUTSIDE_ROOT, text, source, line,
+                            severity=Severity.WARNING)
 
 
 def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
@@ -244,7 +245,7 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
     except etree.XMLSyntaxError:
         return fixed
     line = (ns or end or hyphens)[0].line
-    return tree, Diagnostic(ErrorCode.WARNING, '; '.join(notes), source, line,
+    return tree, Diagnostic(ErrorCode.XML_MALFORMED_TOLERATED, '; '.join(notes), source, line,
                             severity=Severity.WARNING)
 
 

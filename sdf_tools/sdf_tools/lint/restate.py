@@ -17,11 +17,11 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.lint.finding import Finding
 from sdf_tools.resolved import Resolved
 
-_LINK_MASS = ('has no <inertial>', 'has mass 0')
+_LINK_MASS = ('has no <inertial>', 'has mass ')
 
 
 def _about_link(d: Diagnostic, name: str) -> bool:
-    return d.code in (ErrorCode.DEFAULT_ASSUMED, ErrorCode.WARNING) and any(
+    return d.code in (ErrorCode.DEFAULT_ASSUMED, ErrorCode.MASSLESS_LINK) and any(
         d.message.startswith(f'link [{name}] {fact}') for fact in _LINK_MASS)
 
 

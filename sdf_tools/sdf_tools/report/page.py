@@ -83,7 +83,9 @@ def problems_html(report: Report, index: dict[str, int]) -> str:
         subject = (f'<a data-link="{i}">{escape(p.subject)}</a>' if i is not None
                    else escape(p.subject))
         sev = p.severity.value
-        rows.append(f'<tr class="{sev}"><td>{sev}</td><td><code>{p.code.value}</code></td>'
+        source = 'reader' if p.kind == 'file' else 'check'
+        rows.append(f'<tr class="{sev}" data-source="{source}" data-count="{1 + len(more)}">'
+                    f'<td>{sev}</td><td><code>{p.code.value}</code></td>'
                     f'<td>{subject}</td><td>{escape(p.message)}</td><td class="where">{_where(p, base)}'
                     f'{_more(more)}</td></tr>')
     return (head + '<div class="scroll"><table class="problems"><thead><tr><th></th><th>code</th>'
@@ -119,7 +121,8 @@ def viewer_html(report: Report) -> str:
     return ('<section id="viewer"><div class="toolbar">' + toggles +
             '<button id="reset">reset pose and view</button>'
             '<input id="filter" type="search" placeholder="filter links and joints by name"></div>'
-            '<div class="row"><div id="view"><div id="picked"></div></div><div class="side">'
+            '<div class="row"><div id="view"><div id="picked"></div><div id="hover"></div>'
+            '<div id="scale"></div></div><div class="side">'
             '<h3>Kinematic tree</h3><div class="tree-box">' + svg + '</div>'
             '<h3>Joints</h3><div id="sliders"></div></div></div>' + _scene_notes(report) +
             '<p class="note">Drag to rotate, right-drag to pan, wheel to zoom; hover a link to see '
@@ -166,9 +169,9 @@ def _verdicts(report: Report) -> str:
     if not r.usable or r.document is None:
         said = f'<b class="unusable">unreadable</b> ({len(r.errors)} errors)'
     elif r.valid:
-        said = '<b class="valid">valid</b>' + (f' ({len(r.warnings)} warnings)' if r.warnings else '')
+        said = '<b class="valid">valid</b>'
     else:
-        said = f'<b class="invalid">invalid</b>: {len(r.errors)} errors, {len(r.warnings)} warnings'
+        said = f'<b class="invalid">invalid</b>: {len(r.errors)} errors'
     ours = report.lint.ours
     n = {sev: sum(p.severity is sev for p in ours) for sev in _SEVERITY_RANK}
     cls = 'invalid' if n[Severity.ERROR] else ('warned' if n[Severity.WARNING] else 'valid')

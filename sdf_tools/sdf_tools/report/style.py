@@ -7,7 +7,7 @@ color:#1d2630;background:#fff}
 h1{font-size:20px;margin:14px 0 0}h2{font-size:16px;margin:22px 0 6px}
 h3{font-size:13px;margin:6px 0 4px;color:#455}h2 small{font-weight:normal;color:#667}
 .path{color:#667;margin:2px 0;font-size:12px;word-break:break-all}.summary{margin:4px 0}
-.summary b.valid{color:#2e7d32}.summary b.invalid,.summary b.unusable{color:#c62828}
+.verdicts b.valid{color:#2e7d32}.verdicts b.invalid,.verdicts b.unusable{color:#c62828}
 table{border-collapse:collapse;font-size:12.5px}
 td,th{padding:3px 7px;border-bottom:1px solid #e4e8ec;text-align:left;vertical-align:top}
 th{background:#f1f4f7;position:sticky;top:0}
@@ -24,10 +24,14 @@ table.problems{width:100%}.problems tr.error td:first-child{color:#c62828;font-w
 #view canvas{display:block}
 #filter{flex:1 1 200px;max-width:320px;padding:2px 6px}
 #picked{position:absolute;left:8px;top:6px;font:bold 13px monospace;color:#d04000;pointer-events:none}
+#hover{position:absolute;display:none;padding:1px 5px;font:12px monospace;background:#fffe;
+border:1px solid #b0bac4;pointer-events:none;white-space:nowrap}
+#scale{position:absolute;right:8px;bottom:6px;font:12px monospace;color:#556;pointer-events:none}
+.verdicts{display:flex;gap:24px;margin:6px 0 2px}.verdicts b.warned{color:#b86e00}
 .side{flex:1 1 38%;max-width:460px;display:flex;flex-direction:column;min-width:220px}
 .tree-box{overflow:auto;border:1px solid #e4e8ec;max-height:290px}
 #sliders{overflow:auto;flex:1 1 auto;max-height:240px;border:1px solid #e4e8ec;padding:4px}
-.slider{display:grid;grid-template-columns:minmax(80px,40%) 1fr 52px;gap:6px;align-items:center;
+.slider{display:grid;grid-template-columns:minmax(80px,40%) 1fr 84px;gap:6px;align-items:center;
 font-size:12px}
 .slider span{overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .slider output{font-family:monospace;text-align:right}

@@ -12,10 +12,12 @@ VIEWER_JS = r"""
 (function () {
 'use strict';
 const DATA = JSON.parse(document.getElementById('report-data').textContent);
-const LAYERS = {visual: [], collision: [], triads: [], axes: [], frames: [], com: [], inertia: []};
+const LAYERS = {grid: [], visual: [], collision: [], triads: [], axes: [], frames: [], com: [],
+                tree: [], inertia: []};
 const groups = [], base = [], visualMats = [];  // visualMats[link]: that link's materials
-let renderer, scene, camera, controls, root, size = 1, dirty = true;
-const q = DATA.joints.map(j => j.axes.map(() => 0));
+let renderer, scene, camera, controls, root, size = 1, dirty = true, gridCell = 0;
+// Joint positions start where the file (or the caller) puts them: <initial_position>.
+const q = DATA.joints.map(j => j.axes.map(a => a.initial || 0));
 const times = window.sdfReportTimes = {start: performance.now()};  // read by bench/bench_report.py
 
 function matrixOf(p) {
@@ -54,6 +56,8 @@ function buildLinks() {
 }
 
 function sceneSize() {
+  // What the camera frames: the links (their origins, the joints between them) and their
+  // geometry -- never <frame>s, lights or a ground plane, which may lie far off.
   const box = new THREE.Box3();
   root.updateMatrixWorld(true);
   LAYERS.visual.concat(LAYERS.collision).forEach(o => {
@@ -62,8 +66,62 @@ function sceneSize() {
   groups.forEach(g => {
     if (g.visible) box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(g.matrixWorld));
   });
+  DATA.joints.forEach(j => {
+    if (j.origin) box.expandByPoint(new THREE.Vector3(...j.origin).applyMatrix4(root.matrixWorld));
+  });
   if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
+  // A model without geometry whose links sit at one point: its inertia boxes give a size.
+  if (box.getSize(new THREE.Vector3()).length() < 1e-6) {
+    DATA.links.forEach((l, i) => {
+      if (!l.inertial || !l.inertial.box || !l.world) return;
+      const r = Math.max(...l.inertial.box.size) / 2;
+      const c = new THREE.Vector3().setFromMatrixPosition(groups[i].matrixWorld);
+      box.expandByPoint(c.clone().addScalar(r)); box.expandByPoint(c.clone().addScalar(-r));
+    });
+  }
   return box;
+}
+
+function niceStep(x) {
+  // 1, 2 or 5 times a power of ten, the nearest at or above x.
+  const p = Math.pow(10, Math.floor(Math.log10(x)));
+  return [1, 2, 5, 10].map(k => k * p).find(v => v >= x * 0.999) || 10 * p;
+}
+
+function addGround() {
+  // RViz's and MeshCat's ground: a grid in the world's z = 0 plane under the model, with
+  // cells of a round size (1, 2 or 5 x 10^n m) about a tenth of the model, and the world
+  // frame's axes at the origin.
+  const box = sceneSize(), c = box.getCenter(new THREE.Vector3());
+  const extent = Math.max(size, 0.05);
+  gridCell = niceStep(extent / 10);
+  const half = Math.ceil(0.75 * extent / gridCell + 1) * gridCell;
+  const divisions = Math.round(2 * half / gridCell);
+  const grid = new THREE.GridHelper(2 * half, divisions, 0x8a96a3, 0xc3ccd5);
+  // three.js is Y up: the grid's plane is (x, -z) of our root, i.e. the world's xy plane.
+  grid.position.set(Math.round(c.x / gridCell) * gridCell, 0, Math.round(c.z / gridCell) * gridCell);
+  scene.add(layer('grid', grid));
+  const world = triad(Math.max(gridCell, 0.12 * extent), 0.025);
+  world.userData.world = true;
+  root.add(layer('grid', world));
+  const label = document.getElementById('scale');
+  if (label) label.textContent = 'grid: ' + gridCell.toPrecision(1).replace(/\.0+$/, '') + ' m cells';
+}
+
+const TRIAD_GEOMETRY = new THREE.CylinderGeometry(1, 1, 1, 8);
+const TRIAD_MATS = [0xd03030, 0x30a030, 0x3050d0].map(c => new THREE.MeshBasicMaterial({color: c}));
+function triad(length, thickness) {
+  // Axes x, y, z as red, green and blue rods: unlike lines, they show at any size.
+  const g = new THREE.Group(), r = Math.max(thickness * length, 1e-6);
+  [[0, 0, -Math.PI / 2], [0, 0, 0], [Math.PI / 2, 0, 0]].forEach((rot, k) => {
+    const rod = new THREE.Mesh(TRIAD_GEOMETRY, TRIAD_MATS[k]);
+    rod.scale.set(r, length, r);
+    rod.rotation.set(rot[0], rot[1], rot[2]);
+    const dir = [[1, 0, 0], [0, 1, 0], [0, 0, 1]][k];
+    rod.position.set(dir[0] * length / 2, dir[1] * length / 2, dir[2] * length / 2);
+    g.add(rod);
+  });
+  return g;
 }
 
 function linkUnit() {
@@ -75,7 +133,9 @@ function linkUnit() {
     if (!box.isEmpty()) sizes.push(box.getSize(new THREE.Vector3()).length());
   });
   sizes.sort((a, b) => a - b);
-  const median = sizes.length ? sizes[Math.floor(sizes.length / 2)] : size / 8;
+  // Without any geometry the markers are all there is to see: twice as large.
+  if (!sizes.length) return size / 4;
+  const median = sizes[Math.floor(sizes.length / 2)];
   return Math.max(Math.min(median, size / 8), size / 200);
 }
 
@@ -89,7 +149,9 @@ function addMarkers() {
   const edgeMat = new THREE.LineBasicMaterial({color: 0x7b3fbf});
   DATA.links.forEach((l, i) => {
     const g = groups[i];
-    g.add(layer('triads', new THREE.AxesHelper(0.5 * s)));
+    const t = triad(0.5 * s, 0.04);
+    t.userData.link = i;
+    g.add(layer('triads', t));
     const inl = l.inertial;
     if (!inl) return;
     const r = 0.15 * s * Math.cbrt(Math.max(masses[i], 0) / mmax) + 0.015 * s;
@@ -117,6 +179,45 @@ function addMarkers() {
   DATA.frames.forEach(f => {
     const obj = place(new THREE.AxesHelper(0.35 * s), f.local);
     (f.link >= 0 ? groups[f.link] : root).add(layer('frames', obj));
+  });
+  addTree(s);
+}
+
+function addTree(s) {
+  // The kinematic tree as rods between joint origins: from where a link hangs (its parent
+  // joint's origin, or its own origin at a root) to the origin of each joint it carries,
+  // and on to the child link's origin. Each rod lies in the link that carries both its
+  // ends, so it moves with the sliders; a ball marks each joint.
+  const mat = new THREE.MeshBasicMaterial({color: 0x4a5866});
+  const ball = new THREE.SphereGeometry(1, 12, 8), r = 0.025 * s;
+  const origin = k => new THREE.Vector3(...DATA.joints[k].origin);
+  const linkAt = i => new THREE.Vector3(...DATA.links[i].world.slice(0, 3));
+  const hangs = {};
+  DATA.joints.forEach((j, k) => { if (j.child >= 0 && j.origin) hangs[j.child] = k; });
+  const rod = (link, a, b) => {
+    const inv = base[link].clone().invert();
+    const p = a.clone().applyMatrix4(inv), e = b.clone().applyMatrix4(inv);
+    const len = p.distanceTo(e);
+    if (len < 1e-9) return;
+    const m = new THREE.Mesh(TRIAD_GEOMETRY, mat);
+    m.scale.set(r, len, r);
+    m.position.copy(p).add(e).multiplyScalar(0.5);
+    m.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), e.clone().sub(p).normalize());
+    m.userData.link = link;
+    groups[link].add(layer('tree', m));
+  };
+  DATA.joints.forEach((j, k) => {
+    if (!j.origin || j.child < 0 || !DATA.links[j.child].world) return;
+    const o = origin(k);
+    const knob = new THREE.Mesh(ball, mat);
+    knob.scale.setScalar(2 * r);
+    knob.position.copy(o.clone().applyMatrix4(base[j.child].clone().invert()));
+    knob.userData.link = j.child;
+    groups[j.child].add(layer('tree', knob));
+    rod(j.child, o, linkAt(j.child));
+    if (j.parent < 0 || !DATA.links[j.parent].world) return;
+    const from = hangs[j.parent] !== undefined ? origin(hangs[j.parent]) : linkAt(j.parent);
+    rod(j.parent, from, o);
   });
 }
 
@@ -155,16 +256,25 @@ function updatePose() {
   dirty = true;
 }
 
+function shown(j, v) {
+  // The value in the joint's unit: metres for a prismatic joint, radians (and degrees) else.
+  return j.unit === 'm' ? v.toFixed(4) + ' m' : v.toFixed(3) + ' rad';
+}
 function setJoint(k, d, value) {
   q[k][d] = value;
   const input = document.querySelector('#sliders input[data-joint="' + k + '"][data-dof="' + d + '"]');
-  if (input) { input.value = value; input.nextSibling.textContent = value.toFixed(3); }
+  if (input) { input.value = value; input.nextSibling.textContent = shown(DATA.joints[k], value); }
   updatePose();
 }
 
 function sliderRange(j, a) {
-  if (a.lower !== null && a.upper !== null) return [a.lower, a.upper];
-  return j.type === 'prismatic' ? [-0.5 * size, 0.5 * size] : [-Math.PI, Math.PI];
+  // The limits; a continuous joint, or one without limits, turns once round (+-pi); a
+  // prismatic one without limits slides over the model's size. The start is always inside.
+  let lo, hi;
+  if (a.lower !== null && a.upper !== null) [lo, hi] = [a.lower, a.upper];
+  else [lo, hi] = j.unit === 'm' ? [-0.5 * size, 0.5 * size] : [-Math.PI, Math.PI];
+  const start = a.initial || 0;
+  return [Math.min(lo, start), Math.max(hi, start)];
 }
 function buildSliders() {
   const box = document.getElementById('sliders');
@@ -176,16 +286,19 @@ function buildSliders() {
       const row = document.createElement('label');
       row.className = 'slider';
       const input = document.createElement('input');
-      Object.assign(input, {type: 'range', min: lo, max: hi, step: (hi - lo) / 1000});
+      // step 'any': the slider holds the initial position exactly, not the nearest step.
+      Object.assign(input, {type: 'range', min: lo, max: hi, step: 'any'});
       input.dataset.joint = k; input.dataset.dof = d;
-      input.value = Math.min(hi, Math.max(lo, 0));
-      q[k][d] = Number(input.value);
+      input.dataset.initial = a.initial || 0;
+      input.value = a.initial || 0;
+      q[k][d] = a.initial || 0;
       const name = document.createElement('span');
       name.textContent = j.name + (j.dofs > 1 ? ' [' + (d + 1) + ']' : '');
+      name.title = j.name + ' (' + j.type + '): ' + shown(j, lo) + ' to ' + shown(j, hi);
       const val = document.createElement('output');
-      val.textContent = Number(input.value).toFixed(3);
+      val.textContent = shown(j, q[k][d]);
       input.addEventListener('input', () => {
-        q[k][d] = Number(input.value); val.textContent = q[k][d].toFixed(3); updatePose();
+        q[k][d] = Number(input.value); val.textContent = shown(j, q[k][d]); updatePose();
       });
       row.append(name, input, val);
       box.append(row);
@@ -231,11 +344,27 @@ function pick(x, y) {
   const p = new THREE.Vector2((x - rect.left) / rect.width * 2 - 1, -(y - rect.top) / rect.height * 2 + 1);
   const ray = new THREE.Raycaster();
   ray.setFromCamera(p, camera);
-  const hit = ray.intersectObjects(LAYERS.visual.concat(LAYERS.collision).filter(o => o.visible), true)
+  const hit = ray.intersectObjects(pickable().filter(o => o.visible), true)
     .find(h => h.object.visible);
   let o = hit ? hit.object : null;
   while (o && o.userData.link === undefined) o = o.parent;
-  if (o) highlight(o.userData.link);
+  return o ? o.userData.link : -1;
+}
+function pickable() {
+  return LAYERS.visual.concat(LAYERS.collision, LAYERS.triads, LAYERS.tree);
+}
+
+function hover(e) {
+  // The name of the link under the pointer, beside it (a model without geometry reads too).
+  const tip = document.getElementById('hover');
+  const i = pick(e.clientX, e.clientY);
+  if (!tip) return;
+  if (i < 0) { tip.style.display = 'none'; return; }
+  const rect = renderer.domElement.getBoundingClientRect();
+  tip.textContent = DATA.links[i].name;
+  tip.style.display = 'block';
+  tip.style.left = (e.clientX - rect.left + 14) + 'px';
+  tip.style.top = (e.clientY - rect.top + 10) + 'px';
 }
 
 function screenOf(i) {
@@ -249,7 +378,7 @@ function fitCamera() {
   const box = sceneSize(), c = box.getCenter(new THREE.Vector3());
   size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
   camera.near = size / 1000; camera.far = size * 100;
-  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.55, 1.1).normalize().multiplyScalar(size * 1.3));
+  camera.position.copy(c).add(new THREE.Vector3(0.9, 0.55, 1.1).normalize().multiplyScalar(size * 1.45));
   camera.lookAt(c);
   camera.updateProjectionMatrix();
   controls.target.copy(c);
@@ -277,8 +406,15 @@ function animate() {
 function start(gltf) {
   times.glb = performance.now();
   if (gltf) attachGeometry(gltf);
+  if (!LAYERS.visual.length && LAYERS.collision.length) {
+    // Only collision geometry: show it, or the model would be invisible at first sight.
+    const b = document.querySelector('input[data-layer="collision"]');
+    if (b) b.checked = true;
+    LAYERS.collision.forEach(o => { o.visible = true; });
+  }
   const box = sceneSize();
   size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.05);
+  addGround();
   addMarkers();
   times.markers = performance.now();
   buildSliders();
@@ -287,7 +423,8 @@ function start(gltf) {
   fitCamera();
   resize();
   window.sdfReport = {groups: groups, size: size, highlight: highlight, setJoint: setJoint,
-                      screenOf: screenOf, q: q,
+                      screenOf: screenOf, q: q, gridCell: gridCell, pick: pick,
+                      layer: (name, on) => { LAYERS[name].forEach(o => { o.visible = on; }); dirty = true; },
                       links: DATA.links.map(l => l.name), joints: DATA.joints.map(j => j.name)};
   animate();
 }
@@ -338,13 +475,22 @@ function init() {
   let down = null;
   renderer.domElement.addEventListener('pointerdown', e => { down = [e.clientX, e.clientY]; });
   renderer.domElement.addEventListener('pointerup', e => {
-    if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4) pick(e.clientX, e.clientY);
+    if (down && Math.hypot(e.clientX - down[0], e.clientY - down[1]) < 4) {
+      const i = pick(e.clientX, e.clientY);
+      if (i >= 0) highlight(i);
+    }
     down = null;
+  });
+  let pending = null;
+  renderer.domElement.addEventListener('pointermove', e => {
+    if (e.buttons) return;
+    if (!pending) requestAnimationFrame(() => { hover(pending); pending = null; });
+    pending = e;
   });
   window.addEventListener('resize', resize);
   document.getElementById('reset').addEventListener('click', () => {
     document.querySelectorAll('#sliders input').forEach(i => {
-      i.value = Math.min(Number(i.max), Math.max(Number(i.min), 0));
+      i.value = Number(i.dataset.initial);
       i.dispatchEvent(new Event('input'));
     });
     fitCamera(); dirty = true;

@@ -139,7 +139,7 @@ def _check_canonical_link(ctx: ReadContext, model: Model, el: etree._Element) ->
     kinds = (('frame', scope.frames), ('joint', scope.joints), ('model', scope.models))
     kind = next((k for k, items in kinds if any(x.name == last for x in items)), None)
     if kind is not None:
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.MODEL_CANONICAL_LINK_INVALID,
                  f'canonical_link [{model.canonical_link}] of model [{model.name}] names a {kind}, '
                  'not a link: libsdformat attaches the model frame to it; the spec wants a link, '
                  'and `ign sdf -k` refuses it in a top-level or world model', el)

@@ -136,7 +136,7 @@ def _modify_attributes(ctx: ReadContext, xml: etree._Element, el: etree._Element
         try:
             el.set(attr, value)
         except ValueError:  # an undeclared prefix (``custom:x``): lxml cannot hold it
-            ctx.warn(ErrorCode.WARNING,
+            ctx.warn(ErrorCode.ATTRIBUTE_PREFIX_UNDECLARED,
                      f'custom attribute [{attr}] is not copied into <{el.tag}> (its namespace '
                      'prefix is not declared)', xml)
 

@@ -62,7 +62,7 @@ def read_geometry(ctx: ReadContext, parent: etree._Element, owner: str) -> Geome
                   + ', '.join(f'<{k}>' for k in URDF_SHAPES), shape)
         return None
     if shape.tag == 'capsule':
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.URDF_GEOMETRY_UNSUPPORTED,
                  f'<capsule> of {owner} is newer than the URDF parser libsdformat 12 uses, '
                  'which rejects the robot for it', shape)
     params = _shape_params(ctx, shape, owner)

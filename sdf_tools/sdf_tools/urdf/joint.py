@@ -75,7 +75,7 @@ def _limit(ctx: ReadContext, el: etree._Element, name: str, jtype: str, axis: Jo
     if lower is None or upper is None or jtype == 'continuous':
         return  # libsdformat ignores position limits of a continuous joint
     if lower > upper:
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.JOINT_LIMITS_REVERSED,
                  f'joint [{name}] has lower limit {lower} > upper limit {upper}: libsdformat '
                  'swaps the two', lim)
         lower, upper = upper, lower
@@ -150,7 +150,7 @@ def read_joint(ctx: ReadContext, el: etree._Element) -> Joint:
                   f'joint [{name}] has unknown type [{jtype}]; URDF knows '
                   + ', '.join(URDF_JOINT_TYPES), el)
     elif jtype in ('floating', 'planar'):
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.URDF_JOINT_TYPE_UNSUPPORTED,
                  f'joint [{name}] is {jtype}, a type SDFormat lacks: libsdformat 12 writes no '
                  'joint for it (and then cannot place its child link)', el)
     parent = _link_ref(ctx, el, 'parent', name)

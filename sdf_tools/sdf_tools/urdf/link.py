@@ -86,7 +86,7 @@ def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | Non
     m = tuple(v for v in values if v is not None)
     inertia = (m[0], m[1], m[2], m[3], m[4], m[5])
     if is_zero_mass(mass):
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.MASSLESS_LINK,
                  f'link [{link}] has mass {_mass(mass)}: libsdformat drops such a link, its parent joint '
                  'and its whole subtree when it converts the URDF (unless fixed-joint '
                  'lumping gives it mass)', mass_el)
@@ -101,7 +101,7 @@ class _ShapeUnusableError(Exception):
 
 def _dropped(ctx: ReadContext, el: etree._Element, link: str, kind: str,
              why: str = 'after one it cannot read') -> None:
-    ctx.warn(ErrorCode.WARNING,
+    ctx.warn(ErrorCode.URDF_SHAPE_SKIPPED,
              f"{kind} of link [{link}] is skipped: urdfdom (libsdformat's URDF reader) stops "
              f"reading a link's shapes {why}", el)
 
@@ -138,7 +138,7 @@ class Materials:
         if _check_color(ctx, el, f'material [{name}]'):
             self.defined.add(name)
         elif name not in self.defined:
-            ctx.warn(ErrorCode.WARNING,
+            ctx.warn(ErrorCode.MATERIAL_UNDEFINED,
                      f'material [{name}] in a visual of link [{link}] has no <color> or '
                      '<texture> and is not defined before: it has no effect', el)
         return True
@@ -155,7 +155,7 @@ def _check_color(ctx: ReadContext, el: etree._Element, owner: str) -> bool:
         if read_floats(scratch, color, 'rgba', 4, owner) is not None:
             found = True
         for d in scratch.diagnostics:
-            ctx.warn(ErrorCode.WARNING, f'{d.message} (urdfdom ignores the color)', color)
+            ctx.warn(ErrorCode.COLOR_INVALID, f'{d.message} (urdfdom ignores the color)', color)
     return found
 
 

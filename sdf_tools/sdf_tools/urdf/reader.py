@@ -142,7 +142,7 @@ def _assemble(ctx: ReadContext, model: Model, links: list[Link],
     for link in links:
         if link.name == 'world':
             if link.inertial is not None or link.visuals or link.collisions:
-                ctx.warn(ErrorCode.WARNING, 'link [world] is the fixed world frame: its '
+                ctx.warn(ErrorCode.URDF_WORLD_LINK_CONTENT, 'link [world] is the fixed world frame: its '
                          'inertial, visuals and collisions are ignored', link_elements.get('world'))
             continue
         jname = tree.parent_joint.get(link.name)

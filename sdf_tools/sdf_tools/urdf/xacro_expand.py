@@ -182,7 +182,7 @@ def _warnings(text: str, source: str) -> list[Diagnostic]:
             found[-1].setdefault('file', value)
         elif what == 'when instantiating macro':
             found[-1].setdefault('macro', value.split(' ')[0])
-    return [Diagnostic(ErrorCode.WARNING,
+    return [Diagnostic(ErrorCode.XACRO_WARNING,
                        f'xacro: {w["msg"]}' + (f' (in macro [{w["macro"]}])' if 'macro' in w else ''),
                        _as_given(w.get('file', source), source), severity=Severity.WARNING)
             for w in found]

@@ -129,7 +129,7 @@ def spec_mutated_documents(draw: st.DrawFn) -> SpecMutation:
         extra = etree.SubElement(el, 'zzcustomzz')
         extra.text = '1'
         extra.set('zzattrzz', '1')
-        return _done(doc.xml, root, extra, version, rule, 'WARNING', f'<x:custom> in <{el.tag}>')
+        return _done(doc.xml, root, extra, version, rule, 'XML_MALFORMED_TOLERATED', f'<x:custom> in <{el.tag}>')
     extra = etree.SubElement(el, 'zz_unknown')
     extra.text = '1'
     return _done(doc.xml, root, extra, version, 'unknown_element', 'ELEMENT_INCORRECT_TYPE',

@@ -26,7 +26,7 @@ CASES = {
     <link name="l"/>
     <joint name="j" type="fixed"><parent>world</parent><child>l</child></joint>
   </model>
-</sdf>''', True, ('WARNING', 3), 'm::j'),
+</sdf>''', True, ('MODEL_CANONICAL_LINK_INVALID', 3), 'm::j'),
     'a_frame_on_the_model_frame': ('''<sdf version="1.9">
   <model name="m" canonical_link="f">
     <link name="l"/>
@@ -43,7 +43,7 @@ CASES = {
     </model>
     <frame name="g" attached_to="n"/>
   </model>
-</sdf>''', True, ('WARNING', 5), None),
+</sdf>''', True, ('MODEL_CANONICAL_LINK_INVALID', 5), None),
     'a_nested_model_in_a_world': ('''<sdf version="1.9">
   <world name="w">
     <model name="m" canonical_link="k">
@@ -51,7 +51,7 @@ CASES = {
       <model name="k"><link name="x"/></model>
     </model>
   </world>
-</sdf>''', True, ('WARNING', 4), 'm::k'),
+</sdf>''', True, ('MODEL_CANONICAL_LINK_INVALID', 4), 'm::k'),
     'nothing_by_that_name': ('''<sdf version="1.9">
   <model name="m" canonical_link="x">
     <link name="l"/>

@@ -26,7 +26,7 @@ CASES = [
     ('inertial_without_inertia.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 7)),
     ('inertial_without_mass.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 7)),
     # ... and it stops reading the link there: no visuals, no collisions
-    ('inertial_cut_short_drops_shapes.urdf', True, ('warnings', 'WARNING', 6)),
+    ('inertial_cut_short_drops_shapes.urdf', True, ('warnings', 'URDF_SHAPE_SKIPPED', 6)),
     # disableFixedJointLumping: a revolute joint locked by limits [0, 0]
     ('disable_fixed_joint_lumping.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 9)),
     # a massless root link takes the whole robot with it

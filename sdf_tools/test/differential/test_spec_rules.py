@@ -77,7 +77,7 @@ CASES: dict[str, Case] = {
                               'ATTRIBUTE_INCORRECT_TYPE', 4, True),
     'element_unknown': Case(_link('<wheel>1</wheel>'), 'ELEMENT_INCORRECT_TYPE', 5, True),
     'namespace_undeclared': Case('<model name="m" foo:bar="1">\n<link name="l"><x:y>1</x:y></link></model>',
-                                 'WARNING', 3, True),
+                                 'XML_MALFORMED_TOLERATED', 3, True),
     'pose_five_values': Case(_link('<pose>0 0 0 0 0</pose>'), 'ELEMENT_INVALID', 5, False),
     'pose_quaternion_in_degrees': Case(
         _link('<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>'),
@@ -97,11 +97,11 @@ CASES: dict[str, Case] = {
     'world_defaults': Case('<world name="w"/>', 'DEFAULT_ASSUMED', 3, True),
     # "--" in a comment: XML forbids it, tinyxml2 reads the comment to its first "-->".
     'comment_opened_twice': Case('<model name="m">\n<!-- mass <!-- of the door -->\n'
-                                 '<link name="l"/></model>', 'WARNING', 4, True),
+                                 '<link name="l"/></model>', 'XML_MALFORMED_TOLERATED', 4, True),
     'comment_ending_in_three_hyphens': Case('<model name="m">\n<!-- a ---><link name="l"/></model>',
-                                            'WARNING', 4, True),
+                                            'XML_MALFORMED_TOLERATED', 4, True),
     'comment_hyphens_and_undeclared_prefix': Case(
-        '<model name="m">\n<!-- a -- b --><link name="l"><x:y/></link></model>', 'WARNING', 4, True),
+        '<model name="m">\n<!-- a -- b --><link name="l"><x:y/></link></model>', 'XML_MALFORMED_TOLERATED', 4, True),
     # ... and what else is wrong is named once the comment is set aside.
     'comment_hyphens_in_a_broken_file': Case('<model name="m">\n<!-- a -- b --><link name="l">\n</model>',
                                              'XML_INVALID', 5, False),
@@ -160,7 +160,7 @@ def test_content_after_the_root(tail: str, valid: bool, tmp_path: Path) -> None:
     result = load_file(path)
     assert result.valid is valid
     if valid:
-        assert ('WARNING', 5) in [(d.code.value, d.line) for d in result.warnings]
+        assert ('XML_MALFORMED_TOLERATED', 5) in [(d.code.value, d.line) for d in result.warnings]
         assert all(d.severity is Severity.WARNING for d in result.diagnostics)
     assert not differences(path)
 
@@ -172,11 +172,11 @@ _ROBOT = ('<robot name="r">\n<link name="a"><inertial><mass value="1"/><inertia 
 
 # Text outside any element: tinyxml2 reads it as a text node up to the next '<'.
 @pytest.mark.parametrize('name, text, code, line, valid', [
-    ('declaration_without_lt', '?xml version="1.0"?>\n' + _ROOT, 'WARNING', 1, True),
-    ('text_after_declaration', '<?xml version="1.0"?>\nstray & text > here\n' + _ROOT, 'WARNING', 2, True),
-    ('text_around_a_comment', '<?xml version="1.0"?>\n<!-- c -->a\n<!-- d -->b\n' + _ROOT, 'WARNING', 2, True),
+    ('declaration_without_lt', '?xml version="1.0"?>\n' + _ROOT, 'XML_TEXT_OUTSIDE_ROOT', 1, True),
+    ('text_after_declaration', '<?xml version="1.0"?>\nstray & text > here\n' + _ROOT, 'XML_TEXT_OUTSIDE_ROOT', 2, True),
+    ('text_around_a_comment', '<?xml version="1.0"?>\n<!-- c -->a\n<!-- d -->b\n' + _ROOT, 'XML_TEXT_OUTSIDE_ROOT', 2, True),
     ('text_then_element_after_root', '<?xml version="1.0"?>\n' + _ROOT + 'junk <extra/>\n',
-     'WARNING', 5, True),
+     'XML_MALFORMED_TOLERATED', 5, True),
     ('text_ending_the_file', '<?xml version="1.0"?>\n' + _ROOT + 'junk <extra/> junk\n',
      'XML_INVALID', 5, False),
     ('text_before_a_urdf_robot', '<?xml version="1.0"?>\nstray text\n' + _ROBOT, 'XML_INVALID', 2, False),

@@ -196,7 +196,7 @@ def test_floating_and_planar_joints_are_kept_with_a_warning() -> None:
     assert joints['fly'].type == 'floating' and joints['fly'].axis is None
     assert joints['glide'].type == 'planar'
     assert joints['glide'].axis is not None and joints['glide'].axis.xyz == (0.0, 0.0, 1.0)
-    warnings = {d.line: d for d in diags if d.code is ErrorCode.WARNING}
+    warnings = {d.line: d for d in diags if d.code is ErrorCode.URDF_JOINT_TYPE_UNSUPPORTED}
     fly, glide = (_line(DATA / 'floating_planar.urdf', f'name="{n}"') for n in ('fly', 'glide'))
     assert 'floating' in warnings[fly].message and 'SDFormat lacks' in warnings[fly].message
     assert 'planar' in warnings[glide].message

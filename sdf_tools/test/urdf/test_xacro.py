@@ -145,7 +145,7 @@ def test_warnings_are_captured_and_nothing_is_printed(tmp_path: Path,
     assert (out, err) == ('', '')
     assert data is not None
     assert [(d.code, d.severity, d.file) for d in diags] == [
-        (ErrorCode.WARNING, Severity.WARNING, str(top))]
+        (ErrorCode.XACRO_WARNING, Severity.WARNING, str(top))]
     assert 'mind the gap' in diags[0].message
 
 
