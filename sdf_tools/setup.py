@@ -49,8 +49,8 @@ def compiled_modules() -> list:
     if 'develop' in sys.argv[1:]:
         # An in-place build would put the compiled modules beside the sources they were made
         # from (colcon --symlink-install), where they would shadow every later edit.
-        print('SDF_TOOLS_COMPILE ignored for a develop install: use python -m '
-              'sdf_tools.native_build in the checkout instead', file=sys.stderr)
+        print('SDF_TOOLS_COMPILE ignored for a develop install: the source runs as it is',
+              file=sys.stderr)
         return []
     from mypyc.build import mypycify  # mypy's compiler: only needed for this build
 

@@ -6,11 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sdf_tools import _native
-from sdf_tools.errors import Diagnostic, ErrorCode, SdfToolsError  # imports no compiled module
-
-# A checkout's compiled copies of the hot modules, when they match the source (see _native.py).
-_native.activate()
+from sdf_tools.errors import Diagnostic, ErrorCode, SdfToolsError
 
 if TYPE_CHECKING:
     from sdf_tools.load import LoadResult, load_file, load_string
