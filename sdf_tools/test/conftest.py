@@ -13,6 +13,8 @@ DATA = HERE / 'data'
 sys.path.insert(0, str(HERE.parent))
 # And `import support.libsdformat` (the reference probe helpers).
 sys.path.insert(0, str(HERE))
+# And `import standin`: the Gazebo stand-in's driver lives beside its source, outside the package.
+sys.path.insert(0, str(HERE.parents[1] / 'tools' / 'gazebo_standin'))
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from standin import StandIn, transport_overrides
 
 from sdf_tools.cli import main
 from sdf_tools.spawn import (
@@ -30,7 +31,6 @@ from sdf_tools.spawn import (
 )
 from sdf_tools.spawn.gz_backend import GzBackend
 from sdf_tools.spawn.gz_cli import gz_cli_backend
-from sdf_tools.spawn.standin import StandIn, transport_overrides
 from sdf_tools.transform import Transform
 from spawn.netns import require_private_network
 

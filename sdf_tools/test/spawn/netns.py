@@ -14,15 +14,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from sdf_tools.spawn.gz_cli import run_killable
-from sdf_tools.spawn.standin import (
+from standin import (
     StandInError,
     build_standin,
     in_private_network,
     private_network_argv,
     private_network_problem,
 )
+
+from sdf_tools.spawn.gz_cli import run_killable
 
 INSIDE = in_private_network()
 PACKAGE_DIR = Path(__file__).resolve().parents[2]  # sdf_tools/ (holds pyproject.toml)

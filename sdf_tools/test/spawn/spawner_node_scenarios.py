@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from ros.ros_available import ros_missing
+from standin import StandIn, transport_overrides
 
-from sdf_tools.spawn.standin import StandIn, transport_overrides
 from spawn.netns import require_private_network
 
 DATA = Path(__file__).resolve().parents[1] / 'data' / 'spawn'

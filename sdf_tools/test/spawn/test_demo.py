@@ -1,4 +1,4 @@
-"""The spawn demo (what `./dev demo` shows) runs end to end: stand-in, spawns, entity list."""
+"""The spawn demo (tools/demo.py spawn, what `./dev demo` shows) runs end to end: stand-in, spawns, entity list."""
 from __future__ import annotations
 
 import os
@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from sdf_tools.spawn.standin import StandInError, build_standin, private_network_problem
+from standin import StandInError, build_standin, private_network_problem
 
 PACKAGE_DIR = Path(__file__).resolve().parents[2]
+DEMO = PACKAGE_DIR.parent / 'tools' / 'demo.py'
 
 
 def test_demo_spawns_the_rover_and_lists_the_world() -> None:
@@ -24,7 +24,7 @@ def test_demo_spawns_the_rover_and_lists_the_world() -> None:
             pytest.fail(problem)
         pytest.skip(problem)
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(PACKAGE_DIR), os.environ.get('PYTHONPATH', '')])}
-    proc = subprocess.run([sys.executable, '-m', 'sdf_tools.spawn.demo'], capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, str(DEMO), 'spawn'], capture_output=True, text=True,
                           env=env, timeout=120, check=False)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout

@@ -1,5 +1,8 @@
 """Run the Gazebo stand-in (``tools/gazebo_standin``) for tests and the demo, never on a real network.
 
+Not part of the installed package: the tests (``sdf_tools/test/conftest.py`` puts this folder
+on ``sys.path``) and ``tools/demo.py`` import it as ``standin``.
+
 gz-transport finds services by UDP multicast. Everything here runs in a
 private network namespace holding only a loopback interface (``unshare -n``,
 then multicast routed to ``lo``), so no discovery packet can leave the
@@ -24,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 
-REPO_ROOT = Path(__file__).resolve().parents[3]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 BUILD_SCRIPT = REPO_ROOT / 'tools' / 'gazebo_standin' / 'build.sh'
 IGN_CONFIG = REPO_ROOT / '.cache' / 'gazebo_standin' / 'ign_config'
 _SETUP_NETWORK = ('ip link set lo up multicast on && ip route add 224.0.0.0/4 dev lo && '
