@@ -1,27 +1,32 @@
-"""The ``sdf_tools`` command line: inspect, check, frames, convert.
+"""The ``sdf_tools`` command line: inspect, check, frames, convert, report, spawn.
 
 Exit codes: 0 valid, 1 invalid (errors found), 2 unusable input or usage.
+
+Each subcommand imports what it needs when it runs: ``sdf_tools check`` loads the reader
+and nothing of the converters, the report, the lint layer or the spawn pipeline (a start-up
+close to the interpreter's and lxml's own; ``test/test_cli.py`` holds it to that).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from sdf_tools.convert.command import main as convert_main
+# Only argparse helpers (the report's heavy modules load on first use, see report/__init__).
 from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, LOADED, names
-from sdf_tools.frames import FrameGraphs, Kind, resolve_pose
-from sdf_tools.load import LoadResult, load_file
-from sdf_tools.report.command import add_package_option, add_report_command, package_dirs, strict_lint
-from sdf_tools.report.command import main as report_main
-from sdf_tools.resolved import inspect_json
-from sdf_tools.spawn.command import COMMANDS as SPAWN_COMMANDS
-from sdf_tools.spawn.command import add_spawn_commands, run_spawn_command
-from sdf_tools.transform import Transform
+from sdf_tools.report.command import add_package_option
 from sdf_tools.xacro_args import parse_name_values
 
+if TYPE_CHECKING:
+    from sdf_tools.frames import FrameGraphs
+    from sdf_tools.load import LoadResult
+    from sdf_tools.transform import Transform
+
 EXIT_VALID, EXIT_INVALID, EXIT_UNUSABLE = 0, 1, 2
+# The subcommands that read one file and print what it means; the others have modules of
+# their own, imported only when named (or for the full --help).
+CORE_COMMANDS = ('inspect', 'check', 'frames')
 
 
 def _exit_code(result: LoadResult) -> int:
@@ -37,6 +42,8 @@ def _print_diagnostics(result: LoadResult) -> None:
 
 def _check_strict(ns: argparse.Namespace, result: LoadResult) -> int:
     """``check --strict``: the reader's diagnostics and the lint's findings, each fact once."""
+    from sdf_tools.report.command import package_dirs, strict_lint
+
     packages = package_dirs(ns.package)
     if isinstance(packages, str):
         print(f'sdf_tools: --package must be NAME=DIR: {packages}', file=sys.stderr)
@@ -74,6 +81,8 @@ def _children_by_pose_parent(g: FrameGraphs) -> dict[int, list[int]]:
 
 def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth: int,
                 seen: set[int]) -> None:
+    from sdf_tools.frames import resolve_pose
+
     if vid in seen:
         return
     seen.add(vid)
@@ -89,6 +98,8 @@ def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth:
 
 
 def _print_frames(result: LoadResult) -> None:
+    from sdf_tools.frames import Kind
+
     graphs = ([result.model_graphs] if result.model_graphs else []) + result.world_graphs
     for g in graphs:
         children = _children_by_pose_parent(g)
@@ -99,14 +110,8 @@ def _print_frames(result: LoadResult) -> None:
             _print_tree(g, children, c, 1, seen)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the process exit code."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    if args[:1] == ['convert']:
-        # Its own parser: xacro arguments may come after the options there.
-        return convert_main(args[1:])
-    if args[:1] == ['report']:
-        return report_main(args[1:])  # its own parser too, for the same reason
+def _parser(args: list[str]) -> argparse.ArgumentParser:
+    """The parser: only the core subcommands when ``args`` names one, else every subcommand."""
     parser = argparse.ArgumentParser(
         prog='sdf_tools', description=f'Read {names(LOADED, "and")} as libsdformat does; '
         f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}.')
@@ -129,22 +134,51 @@ def main(argv: Sequence[str] | None = None) -> int:
                               description=f'Print the frame tree of {names(LOADED)}.')
     p_frames.add_argument('file', help=what)
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    if args[:1] and args[0] in CORE_COMMANDS:
+        return parser
+    from sdf_tools.report.command import add_report_command
+    from sdf_tools.spawn.command import add_spawn_commands
+
     sub.add_parser('convert', help=f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}, '
                    'reporting every loss (sdf_tools convert -h for the options)')
     add_spawn_commands(sub)
     add_report_command(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; return the process exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ['convert']:
+        # Its own parser: xacro arguments may come after the options there.
+        from sdf_tools.convert.command import main as convert_main
+        return convert_main(args[1:])
+    if args[:1] == ['report']:
+        from sdf_tools.report.command import main as report_main
+        return report_main(args[1:])  # its own parser too, for the same reason
     try:
-        ns = parser.parse_args(argv)
+        ns = _parser(args).parse_args(args)
     except SystemExit as exc:
         return EXIT_UNUSABLE if exc.code else EXIT_VALID
-    if ns.command in SPAWN_COMMANDS:
+    if ns.command not in CORE_COMMANDS:
+        from sdf_tools.spawn.command import run_spawn_command
         return run_spawn_command(ns)
+    return _run_core(ns)
+
+
+def _run_core(ns: argparse.Namespace) -> int:
+    """inspect, check or frames of one file."""
+    from sdf_tools.load import load_file
+
     xargs, bad = parse_name_values(ns.args)
     if bad:
         print(f'sdf_tools: arguments after FILE must be name:=value: {bad[0]}', file=sys.stderr)
         return EXIT_UNUSABLE
     result = load_file(ns.file, xargs)
     if ns.command == 'inspect' and ns.json:
+        import json
+
+        from sdf_tools.resolved import inspect_json
         json.dump(inspect_json(result, ns.file), sys.stdout, indent=1, allow_nan=False)
         print()
         return _exit_code(result)
@@ -160,6 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if ns.command == 'frames':
         _print_frames(result)
     else:
+        from sdf_tools.resolved import inspect_json
         data = inspect_json(result, ns.file)
         for key in ('models', 'links', 'joints', 'frames', 'actors'):
             print(f'{key}: {len(data[key])}')

@@ -84,3 +84,31 @@ def test_invalid_file_json_has_errors_with_file_and_line(tmp_path: Path) -> None
     assert data['valid'] is False
     err = [e for e in data['errors'] if e['code'] == 'POSE_RELATIVE_TO_INVALID'][0]
     assert err['file'] == str(f) and err['line'] == 3
+
+
+# Runs `sdf_tools check FILE` in this process's interpreter and prints the modules it imported.
+IMPORTED_BY_CHECK = r'''
+import runpy, sys
+sys.argv = ['sdf_tools', 'check', sys.argv[1]]
+try:
+    runpy.run_module('sdf_tools', run_name='__main__')
+except SystemExit as exc:
+    print('exit', exc.code)
+print(' '.join(sorted(sys.modules)))
+'''
+
+
+def test_check_imports_only_what_checking_needs() -> None:
+    """`check` starts fast: no converter, report, lint, spawn pipeline, numpy or xacro is imported."""
+    proc = subprocess.run([sys.executable, '-c', IMPORTED_BY_CHECK, str(DEMO)], capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONPATH=str(PKG_ROOT)), timeout=120)
+    status, modules = proc.stdout.splitlines()[-2:]
+    assert status == 'exit 0', proc.stdout + proc.stderr
+    imported = set(modules.split())
+    assert 'sdf_tools.load' in imported and 'lxml.etree' in imported  # it did check the file
+    for heavy in ('sdf_tools.convert', 'sdf_tools.lint', 'sdf_tools.spawn', 'sdf_tools.resolved',
+                  'numpy', 'scipy', 'transforms3d', 'xacro', 'trimesh'):
+        assert heavy not in imported, f'`sdf_tools check` imported {heavy}'
+    # Of the report, only its argparse helpers (check's --package option).
+    assert {m for m in imported if m.startswith('sdf_tools.report')} <= {
+        'sdf_tools.report', 'sdf_tools.report.command'}
