@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import gc
 from collections.abc import Callable
@@ -36,12 +35,21 @@ def no_gc(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def release_freed_memory() -> None:
+# Below this many bytes of XML a tree leaves too few freed blocks to be worth a trim (and
+# `sdf_tools check` of a small file does not import ctypes for it).
+TRIM_ABOVE_BYTES = 1 << 20
+
+
+def release_freed_memory(xml_bytes: int) -> None:
     """Hand memory freed by a large XML tree back to the OS (glibc only).
 
     libxml2's tree lives in malloc'd blocks that glibc keeps after they are
     freed; Python's own allocator takes fresh arenas instead of reusing
     them, so without a trim the peak memory counts the tree twice.
     """
+    if xml_bytes < TRIM_ABOVE_BYTES:
+        return
+    import ctypes
+
     with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
         ctypes.CDLL('libc.so.6').malloc_trim(0)

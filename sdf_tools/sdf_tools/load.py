@@ -9,6 +9,7 @@ converters as one ``LoadResult``.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,8 +212,15 @@ def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> Loa
                                                 source)], usable=False)
         path, source = found, str(found)
     result = _read_bytes(None, path, source, xacro_args)
-    release_freed_memory()
+    release_freed_memory(_size(path))
     return _with_graphs(result)
+
+
+def _size(path: str | Path) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 @no_gc

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from sdf_tools.files import write_atomically
 from sdf_tools.xacro_args import parse_name_values
 
 if TYPE_CHECKING:
@@ -88,7 +87,9 @@ def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
     if isinstance(packages, str):
         print(f'sdf_tools report: --package must be NAME=DIR: {packages}', file=sys.stderr)
         return EXIT_UNUSABLE
-    # Imported here: trimesh and the page are only needed by this command.
+    # Imported here: trimesh, the page and tempfile are only needed by this command (`check`
+    # builds its parser from this module).
+    from sdf_tools.files import write_atomically
     from sdf_tools.report.build import build_report, report_json
     from sdf_tools.report.page import render_page
     report = build_report(ns.file, xacro_args, draw=bool(ns.output), packages=packages)

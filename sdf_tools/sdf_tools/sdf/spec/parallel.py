@@ -25,16 +25,13 @@ bytes it read), then ``(index, verdict)`` per top-level world model.
 from __future__ import annotations
 
 import os
-import pickle
-import select
 import struct
-import subprocess
 import sys
 import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from lxml import etree
 
@@ -43,6 +40,12 @@ from sdf_tools.sdf.context import ReadContext, top_world_model_version
 from sdf_tools.sdf.spec.check import check_world_model
 from sdf_tools.sdf.unflatten import unflatten_world_model
 from sdf_tools.xmlsafe import parse_bytes
+
+if TYPE_CHECKING:
+    import subprocess
+
+# pickle, select and subprocess are imported where a worker is started or read: every load
+# imports this module, and only a large world uses it (`sdf_tools check` starts faster).
 
 __all__ = ['CheckWorker', 'Verdict', 'check_world_models', 'start_worker']
 
@@ -118,6 +121,7 @@ class CheckWorker:
                 left = deadline - time.monotonic()
                 if left <= 0.0:
                     break
+                import select
                 select.select([self._fd], [], [], left)
                 self._receive()
         return self.verdicts.get(index)
@@ -148,6 +152,7 @@ class CheckWorker:
 
     def _decode(self) -> None:
         """Turn the complete records of the buffer into verdicts."""
+        import pickle
         buf, pos = self._buffer, 0
         while len(buf) - pos >= _LENGTH.size:
             size, = _LENGTH.unpack_from(buf, pos)
@@ -167,6 +172,7 @@ class CheckWorker:
 
 
 def _write(stream: IO[bytes], value: object) -> None:
+    import pickle
     body = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(_LENGTH.pack(len(body)) + body)
 
@@ -190,6 +196,7 @@ def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWork
     # The worker must import this very copy of sdf_tools, wherever it came from.
     here = str(Path(__file__).resolve().parents[3])
     env['PYTHONPATH'] = os.pathsep.join(p for p in (here, env.get('PYTHONPATH', '')) if p)
+    import subprocess
     try:
         proc = subprocess.Popen(
             [exe, '-c', _WORKER, str(path), source or ''],
