@@ -140,8 +140,17 @@ def convert_input(input_path: str | os.PathLike[str], *, to: str, options: Conve
     return result
 
 
-def write_result(path: str | os.PathLike[str], result: ConversionResult) -> None:
-    """Write a result's text to ``path``: binary crate for ``.usd``/``.usdc``, else as text."""
+def write_result(path: str | os.PathLike[str], result: ConversionResult, *,
+                 assets_dir: str = '') -> None:
+    """Write a result's text to ``path``: binary crate for ``.usd``/``.usdc``, else as text.
+
+    MJCF is written with its assets: the files it loads are copied to ``assets_dir``
+    (``assets`` next to ``path`` by default) and named relative to it; ``result.text``
+    becomes the text written (:mod:`~sdf_tools.convert.mjcf.package`).
+    """
+    if result.format == 'mjcf' and result.text is not None:
+        from sdf_tools.convert.mjcf.package import package_assets
+        result.text = package_assets(result.text, path, assets_dir)
     if result.format == 'usd' and Path(path).suffix.lower() in ('.usd', '.usdc'):
         from sdf_tools.convert.usd.files import save_usd
         save_usd(result.text or '', path)
@@ -220,7 +229,7 @@ def convert_file(input_path: str | os.PathLike[str], *, to: str | None,
             if out == STDOUT:
                 sys.stdout.write(result.text)
             else:
-                write_result(out, result)
+                write_result(out, result, assets_dir=options.assets_dir)
         except OSError as err:
             _write_error(result, 'output', out, err)
     if report_path is not None:

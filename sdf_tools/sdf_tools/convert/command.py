@@ -86,6 +86,10 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ('break_loops', ('--break-loops',), {
         'action': 'store_true', 'help': 'SDF -> URDF: cut the joints closing kinematic loops '
         '(reported) instead of failing (default: fail)'}),
+    ('assets_dir', ('--assets-dir',), {
+        'metavar': 'DIR', 'default': _D.assets_dir,
+        'help': 'MJCF output: copy the meshes, height fields and textures there and name them '
+        "relative to it, so the model moves with them (default: 'assets' next to OUT)"}),
 ]
 
 

@@ -63,14 +63,24 @@ class ConversionReport:
             'warnings': [d.to_json() for d in self.diagnostics if d.severity is Severity.WARNING],
         }
 
-    def header_lines(self, title: str) -> list[str]:
-        """Return the lines a written file (URDF, MJCF, USD) starts with: ``title``, then each entry."""
+    def header_lines(self, title: str, limit: int | None = None) -> list[str]:
+        """Return the lines a written file (URDF, MJCF, USD) starts with: ``title``, then each entry.
+
+        With ``limit``, only that many entries are listed, losses and approximations first,
+        and a last line says how many more the full report (``--report FILE.json``) holds.
+        """
         lines = [title]
-        if self.entries:
-            lines.append(f'What the conversion assumed, changed or lost ({self.summary()}):')
-            lines += [f'  {e}' for e in self.entries]
-        else:
-            lines.append('Nothing was assumed, changed or lost.')
+        if not self.entries:
+            return [*lines, 'Nothing was assumed, changed or lost.']
+        lines.append(f'What the conversion assumed, changed or lost ({self.summary()}):')
+        first = self.entries
+        if limit is not None and len(first) > limit:
+            order = {ReportKind.DROPPED: 0, ReportKind.APPROXIMATED: 1}
+            first = sorted(first, key=lambda e: order.get(e.kind, 2))[:limit]
+        lines += [f'  {e}' for e in first]
+        if len(first) < len(self.entries):
+            lines.append(f'  ... and {len(self.entries) - len(first)} more: every entry is in '
+                         "the JSON report (convert's report option)")
         return lines
 
     def summary(self) -> str:

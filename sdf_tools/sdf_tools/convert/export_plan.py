@@ -27,7 +27,7 @@ from pathlib import Path
 from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatModel, flatten
-from sdf_tools.convert.massless import default_inertial
+from sdf_tools.convert.massless import default_inertial, no_mass_for, replaced_mass_message
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
@@ -35,7 +35,6 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model, World
-from sdf_tools.model.massless import is_massless
 
 UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 
@@ -54,10 +53,11 @@ class ExportPlan:
 
 
 
-def _urdf_masses(model: Model, options: ConversionOptions, report: ConversionReport) -> None:
+def _urdf_masses(model: Model, options: ConversionOptions, report: ConversionReport,
+                 target: str) -> None:
     """Give URDF links without mass ``default_mass`` (reported), or fail with 'error'."""
     for link in model.links:
-        if not is_massless(link.inertial):
+        if not no_mass_for(link.inertial, target):
             continue
         where = (link.loc.file, link.loc.line) if link.loc else (None, None)
         if options.massless_links == 'error':
@@ -65,11 +65,9 @@ def _urdf_masses(model: Model, options: ConversionOptions, report: ConversionRep
                 ErrorCode.URDF_INVALID, f'link [{link.name}] has no mass (massless_links=error)',
                 *where))
             continue
+        message = replaced_mass_message(link.inertial, options.default_mass, target)
         link.inertial = default_inertial(link, options.default_mass)
-        report.add(ReportKind.ASSUMED, f'link[{link.name}]/inertial',
-                   f'no mass in the URDF: given {options.default_mass} kg as a 5 cm solid '
-                   'sphere (massless_links, default_mass); a physics engine reads mass 0 as '
-                   '"compute from the collision shapes"', *where)
+        report.add(ReportKind.ASSUMED, f'link[{link.name}]/inertial', message, *where)
 
 
 def _sdf_defaults(models: list[Model], report: ConversionReport) -> None:
@@ -112,16 +110,19 @@ def _flatten_all(doc: Document, options: ConversionOptions, report: ConversionRe
     return out
 
 
-def plan_export(result: LoadResult, options: ConversionOptions, report: ConversionReport
-                ) -> ExportPlan | None:
-    """Prepare a loaded file for an engine exporter; None (errors in the report) when it cannot."""
+def plan_export(result: LoadResult, options: ConversionOptions, report: ConversionReport, *,
+                target: str = 'usd') -> ExportPlan | None:
+    """Prepare a loaded file for an engine exporter; None (errors in the report) when it cannot.
+
+    ``target`` says which masses are no mass (:data:`~sdf_tools.convert.massless.NO_MASS`).
+    """
     if refuse(result, options, report) or result.document is None:
         return None
     doc = copy.deepcopy(result.document)
     base = Path(doc.file).parent if doc.file else None
     tops = [doc.model] if doc.model is not None else [m for w in doc.worlds for m in w.models]
     if doc.format == 'urdf' and doc.model is not None:
-        _urdf_masses(doc.model, options, report)
+        _urdf_masses(doc.model, options, report, target)
     else:
         _sdf_defaults(_all(tops), report)
     mesh = options.mesh_collision if options.mesh_collision == 'box' else 'keep'

@@ -35,11 +35,49 @@ The other behaviours:
 from __future__ import annotations
 
 from sdf_tools.model import Inertial, Link
+from sdf_tools.model.massless import MASSLESS_EPS, is_massless
 
 #: Radius (m) of the solid sphere whose inertia a link given ``default_mass`` gets.
 DEFAULT_RADIUS = 0.05
 
 POLICIES = ('lump', 'default-mass', 'drop', 'error')
+
+
+#: What each target reads as "no mass" (a mass at or below it): libsdformat's test when it
+#: converts a URDF (|m| <= 1e-6: the link is dropped), MuJoCo's ``mjMINVAL`` (a moving body
+#: below it is refused), UsdPhysics (0: "compute the mass from the collision shapes"). A small
+#: positive mass the target accepts is a mass, and is written as it is.
+NO_MASS = {'sdf': MASSLESS_EPS, 'urdf': MASSLESS_EPS, 'mjcf': 1e-15, 'usd': 0.0}
+_REFUSAL = {
+    'sdf': 'libsdformat drops such a link with its parent joint and subtree',
+    'urdf': 'libsdformat drops such a link with its parent joint and subtree',
+    'mjcf': 'MuJoCo refuses a moving body of no mass (at most mjMINVAL, 1e-15)',
+    'usd': 'a physics engine reads mass 0 as "compute it from the collision shapes"',
+}
+
+
+def no_mass_for(inertial: Inertial | None, target: str) -> bool:
+    """Return whether ``target`` reads this inertial as no mass (see :data:`NO_MASS`)."""
+    if target in ('sdf', 'urdf'):
+        return is_massless(inertial)  # libsdformat's own test
+    return inertial is None or inertial.mass <= NO_MASS[target]
+
+
+def replaced_mass_message(inertial: Inertial | None, mass: float, target: str,
+                          why: str = '') -> str:
+    """Return the one wording every writer reports a mass it had to replace with.
+
+    Args:
+        inertial: what the link had (None: no ``<inertial>``).
+        mass: the mass written instead (``default_mass``).
+        target: ``'sdf'``, ``'mjcf'`` or ``'usd'`` (see :data:`NO_MASS`).
+        why: where the link is, when it matters (``'behind a revolute joint'``).
+    """
+    had = 'no <inertial>' if inertial is None else f'mass {inertial.mass!r} kg'
+    where = f' ({why})' if why else ''
+    return (f'has {had}{where}, which is no mass: {_REFUSAL[target]}; written with mass '
+            f'{mass!r} kg and the inertia of a solid sphere of radius {DEFAULT_RADIUS} m '
+            '(massless_links, default_mass)')
 
 
 def folds_massless(policy: str) -> bool:
@@ -57,10 +95,3 @@ def default_inertial(link: Link, mass: float) -> Inertial:
     pose = link.inertial.pose if link.inertial is not None else None
     loc = link.inertial.loc if link.inertial is not None else link.loc
     return Inertial(mass, (moment, 0.0, 0.0, moment, 0.0, moment), pose, loc)
-
-
-def default_mass_message(mass: float, why: str) -> str:
-    """Return the report message for a link given the default mass."""
-    return (f'has no mass ({why}); written with mass {mass} kg and the inertia of a solid '
-            f'sphere of radius {DEFAULT_RADIUS} m (massless_links option), where libsdformat '
-            'would drop it with its parent joint and subtree')

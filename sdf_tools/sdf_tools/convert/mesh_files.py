@@ -5,8 +5,8 @@ Shared by the MJCF and USD exporters. ``package://``, ``model://``,
 (:func:`sdf_tools.sdf.uris.resolve_uri`), relative to the file that wrote
 the ``<mesh>``. A format the target cannot open (MuJoCo reads STL, OBJ and
 MSH; Collada ``.dae``, ``.ply``, glTF... it cannot) is converted with
-trimesh into a Wavefront OBJ (positions and faces only) in a cache directory keyed by the source's path,
-size, modification time and scale-free content, so a second export reuses it.
+trimesh into a Wavefront OBJ (positions and faces only), named as the source, in a cache
+folder keyed by the source's path, size and modification time, so a second export reuses it.
 trimesh is imported only when a conversion is needed.
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ CACHE_ENV = 'SDF_TOOLS_MESH_CACHE'
 #: The fewest vertices a converted mesh may have (MuJoCo's minimum for a mesh).
 MIN_VERTICES = 4
 #: Changes whenever what is written to the cache changes.
-CACHE_VERSION = 3
+CACHE_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,8 @@ def _key(path: Path) -> str:
 def convert_to_obj(found: MeshFile) -> MeshFile:
     """Return ``found`` converted to OBJ with trimesh (cached), or why it cannot be."""
     assert found.path is not None
-    target = cache_dir() / f'{found.path.stem}-{_key(found.path)}.obj'
+    # One folder per source keeps the file's own name, which an exported model ships with.
+    target = cache_dir() / _key(found.path) / f'{found.path.stem}.obj'
     if target.is_file():
         return MeshFile(found.uri, target, converted_from=found.path)
     try:

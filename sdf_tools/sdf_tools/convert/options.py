@@ -54,6 +54,9 @@ class ConversionOptions:
         scope_separator: how nested-model scopes are flattened in URDF names.
         frames_as_links: write SDF ``<frame>``s as fixed-jointed links in URDF.
         break_loops: cut kinematic loops (reported) instead of failing.
+        assets_dir: MJCF written to a file: the directory its meshes, height
+            fields and textures are copied to and named from (relative to the
+            output's directory, or absolute; '' for ``assets`` next to it).
     """
 
     sdf_version: str = '1.9'
@@ -73,6 +76,7 @@ class ConversionOptions:
     scope_separator: str = '::'
     frames_as_links: bool = True
     break_loops: bool = False
+    assets_dir: str = ''
     xacro_args: dict[str, str] = field(default_factory=dict)
 
     CHOICES = {

@@ -27,12 +27,11 @@ from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, where
-from sdf_tools.convert.massless import default_inertial
+from sdf_tools.convert.massless import default_inertial, no_mass_for, replaced_mass_message
 from sdf_tools.convert.mjcf.writer import num, nums, pose_attrs, sub
 from sdf_tools.model import Inertial
 from sdf_tools.model.inertia import composite as joined
 from sdf_tools.model.inertia import in_frame, principal_frame
-from sdf_tools.model.massless import is_massless
 from sdf_tools.transform import Transform
 
 #: MuJoCo's ``mjMINVAL``: a moving body's mass and principal moments must exceed it.
@@ -56,7 +55,7 @@ def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) ->
 def has_mass(fl: FlatLink, urdf: bool) -> bool:
     """Return whether the link is written with mass (SDFormat: no ``<inertial>`` is 1 kg)."""
     i = fl.link.inertial
-    return (i is None and not urdf) or (i is not None and not is_massless(i))
+    return (i is None and not urdf) or (i is not None and not no_mass_for(i, 'mjcf'))
 
 
 def authored_inertial(fl: FlatLink, urdf: bool, report: ConversionReport) -> Inertial | None:
@@ -112,10 +111,9 @@ def fix_degenerate(fl: FlatLink, current: Inertial | None, massless: bool, polic
     sphere = default_inertial(fl.link, default_mass)
     loc = (current.loc if current is not None else None) or fl.link.loc
     if massless or current is None:
-        report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', f'moves and {what} (with the links '
-                   f'welded to it), which MuJoCo refuses: written with mass {num(default_mass)} '
-                   'kg and the inertia of a solid sphere of radius 5 cm (massless_links, '
-                   'default_mass)', *where(loc))
+        report.add(ReportKind.ASSUMED, f'link[{fl.scoped}]', replaced_mass_message(
+            current, default_mass, 'mjcf', 'it moves, and so do the links welded to it'),
+            *where(loc))
         return sphere if current is None else Inertial(default_mass, sphere.inertia,
                                                        current.pose, current.loc)
     moment = sphere.inertia[0]

@@ -132,8 +132,8 @@ def option_losses(src: MjcfSource, default: Any) -> None:
         lost.append(f'cone={_CONES.get(int(opt.cone), opt.cone)}')
     if lost:
         src.report.add(ReportKind.DROPPED, 'option', f'{", ".join(lost)}: simulation '
-                       'settings, which an SDFormat model does not hold (a world\'s <physics> '
-                       'and <gravity> do: max_step_size is MuJoCo\'s timestep)',
+                       "settings, which an SDFormat model does not hold (a world's <physics> "
+                       "and <gravity> do: max_step_size is MuJoCo's timestep)",
                        *src.where('option', ''))
 
 

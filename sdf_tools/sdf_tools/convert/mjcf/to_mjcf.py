@@ -54,6 +54,7 @@ from sdf_tools.model import Document, Joint, Model, World
 
 __all__ = ['convert_to_mjcf']
 SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
+HEADER_ENTRIES = 12  # report entries listed in the comment on top
 Picked = tuple[Model, FrameGraphs, World | None]
 # Options that only mean something for another output format.
 _OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops')
@@ -80,7 +81,8 @@ def _for_mjcf(e: ReportEntry, drives: bool) -> ReportEntry:
 def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
     if doc.format == 'urdf' and doc.model is not None:
         start = len(report.entries)
-        prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report)
+        prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report,
+                     target='mjcf')
         drives = options.joint_drive_from_transmission
         report.entries[start:] = [_for_mjcf(e, drives) for e in report.entries[start:]]
     base = Path(doc.file).parent if doc.file else None
@@ -171,12 +173,15 @@ def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
             report.add(ReportKind.ASSUMED, f'option[{name}]', 'has no effect on an export to '
                        'MJCF (fixed joints are welded bodies or, with collapse_fixed_joints, '
                        'merged; loops are always closed by '
-                       'equalities; mesh files are written as absolute paths)')
+                       'equalities; mesh files are copied to assets_dir with the output)')
 
 
 def _header(source: str | None, names: list[str], report: ConversionReport) -> str:
-    lines = report.header_lines(
-        f'Converted to MJCF by sdf_tools: {", ".join(names)} of {source or "<string>"}.')
+    # The source's name only: a shipped model does not carry the converting machine's paths;
+    # the first entries only: the model stays a model (the full report is --report's).
+    origin = Path(source).name if source else '<string>'
+    lines = report.header_lines(f'Converted to MJCF by sdf_tools: {", ".join(names)} of {origin}.',
+                                HEADER_ENTRIES)
     text = '\n'.join(f'  {line}' for line in lines).replace('--', '- -')
     return '\n' + text + '\n'
 

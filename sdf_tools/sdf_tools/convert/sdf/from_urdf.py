@@ -21,7 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
-from sdf_tools.convert.massless import default_inertial, default_mass_message, folds_massless
+from sdf_tools.convert.massless import (
+    default_inertial,
+    folds_massless,
+    no_mass_for,
+    replaced_mass_message,
+)
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import identity_pose
 from sdf_tools.convert.sdf import gazebo_apply as ga
@@ -61,6 +66,7 @@ class UrdfState:
     libsdf_drops: set[str] = field(default_factory=set)
     locked: set[str] = field(default_factory=set)  # disableFixedJointLumping joints
     renamed: dict[tuple[str, str], str] = field(default_factory=dict)
+    target: str = 'sdf'  # whose "no mass" massless links are judged by (massless.NO_MASS)
 
 
 def _where(item: Link | Joint) -> tuple[str | None, int | None]:
@@ -91,7 +97,8 @@ def _lump(state: UrdfState) -> None:
                 and j.name not in preserve | disable and (not opts.keep_fixed_joints or fold)}
 
     def should_lump(joint: Joint) -> bool:
-        return not opts.keep_fixed_joints or is_massless(state.bodies[joint.child].link.inertial)
+        return not opts.keep_fixed_joints or no_mass_for(state.bodies[joint.child].link.inertial,
+                                                         state.target)
 
     state.lumping = reduce_fixed_joints(state.tree, state.bodies, lumpable, should_lump,
                                         lambda link, joint: _on_lump(state, link, joint))
@@ -153,7 +160,7 @@ def _settle_mass(state: UrdfState) -> None:
         return
     for name in walk_order(state.tree):
         link = state.bodies[name].link
-        if name in lumped or not is_massless(link.inertial):
+        if name in lumped or not no_mass_for(link.inertial, state.target):
             continue
         if policy == 'error':
             state.report.diagnostics.append(Diagnostic(
@@ -164,9 +171,9 @@ def _settle_mass(state: UrdfState) -> None:
         jtype = state.tree.joints[jname].type if jname else ''
         why = ('the root link' if not jname else
                'its fixed joint is kept' if jtype == 'fixed' else f'behind a {jtype} joint')
+        message = replaced_mass_message(link.inertial, mass, state.target, why)
         link.inertial = default_inertial(link, mass)
-        state.report.add(ReportKind.ASSUMED, f'link[{name}]/inertial',
-                         default_mass_message(mass, why), *_where(link))
+        state.report.add(ReportKind.ASSUMED, f'link[{name}]/inertial', message, *_where(link))
 
 
 def _name_shapes(state: UrdfState, out_links: list[str]) -> None:
@@ -274,10 +281,16 @@ def _carry_urdf_only(state: UrdfState) -> None:
                                 'read by ros2_control and robot_state_publisher from the URDF')
 
 
-def prepare_urdf(model: Model, options: ConversionOptions, report: ConversionReport) -> None:
-    """Turn a URDF-derived model into the model written as SDFormat (in place)."""
+def prepare_urdf(model: Model, options: ConversionOptions, report: ConversionReport, *,
+                 target: str = 'sdf') -> None:
+    """Turn a URDF-derived model into the model written as SDFormat (in place).
+
+    ``target`` is the format the model is then written to: massless links are the ones
+    it reads as having no mass (:data:`~sdf_tools.convert.massless.NO_MASS`).
+    """
     blocks = parse_blocks(model.extras)
-    state = UrdfState(model, options, report, build_tree(model), make_bodies(model), blocks)
+    state = UrdfState(model, options, report, build_tree(model), make_bodies(model), blocks,
+                      target=target)
     for b in blocks:
         if b.reference:
             state.keyed.setdefault(b.reference, []).append(b)

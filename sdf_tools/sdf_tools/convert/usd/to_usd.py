@@ -300,7 +300,7 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
 
 #: Options about SDFormat or URDF text only: fixed joints are always FixedJoints in USD, a
 #: loop-closing joint is always kept (excludeFromArticulation).
-_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops')
+_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops', 'assets_dir')
 
 
 def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:

@@ -10,8 +10,8 @@ import mujoco
 import pytest
 from lxml import etree
 
-from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.api import convert_input
+from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import load_string

@@ -37,8 +37,8 @@ REAL = sample(10)
 
 def _mass(loaded_inertial: object, urdf: bool) -> float:
     mass = getattr(loaded_inertial, 'mass', None)
-    if urdf and (mass is None or abs(mass) <= 1e-6):
-        return 1e-3  # massless_links: default_mass
+    if urdf and (mass is None or mass <= 0.0):
+        return 1e-3  # massless_links: default_mass (a positive mass, b1's 1e-6 kg base, is kept)
     return 1.0 if mass is None else float(mass)
 
 

@@ -66,7 +66,11 @@ def _walk(model: Model, scope: str, top: str, static: bool, exp: Expected, g: ob
                 v = g.find(scope, joint.axis.expressed_in)  # type: ignore[attr-defined]
                 ref = resolve_pose(g, v) or IDENTITY
             axis = ref.rotate(joint.axis.xyz)
-        exp.joints[(top, full[len(top) + 2:])] = (x, axis, joint.type)
+        # A URDF joint named like a link is written under the file's name (joint_names).
+        own = full[len(top) + 2:]
+        if joint.file_name and own == joint.name:
+            own = joint.file_name
+        exp.joints[(top, own)] = (x, axis, joint.type)
     for m in model.models:
         _walk(m, join(scope, m.name), top, static, exp, g, urdf)
 
@@ -125,11 +129,12 @@ def parse(path: Path) -> tuple[Usd.Stage, dict[str, tuple[list[object], list[obj
 def _tensor(i: Inertial | None, urdf: bool) -> tuple[float, np.ndarray, np.ndarray]:
     """Return the mass, centre and link-frame tensor the stage should hold.
 
-    A URDF link without mass gets 1 g as a 5 cm solid sphere (massless_links,
+    A URDF link without mass (none, or at most 0: UsdPhysics reads 0 as "compute it";
+    any positive mass is kept) gets 1 g as a 5 cm solid sphere (massless_links,
     default_mass); an SDFormat link without <inertial> libsdformat's 1 kg, unit inertia.
     """
     pose = i.pose.value if i is not None and i.pose is not None else IDENTITY
-    if urdf and (i is None or abs(i.mass) <= 1e-6):
+    if urdf and (i is None or i.mass <= 0.0):
         return 1e-3, np.asarray(pose.p), 0.4 * 1e-3 * 0.05 ** 2 * np.eye(3)
     if i is None:
         return 1.0, np.zeros(3), np.eye(3)
