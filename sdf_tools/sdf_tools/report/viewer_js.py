@@ -108,18 +108,22 @@ function addGround() {
   if (label) label.textContent = 'grid: ' + gridCell.toPrecision(1).replace(/\.0+$/, '') + ' m cells';
 }
 
-const TRIAD_GEOMETRY = new THREE.CylinderGeometry(1, 1, 1, 8);
-const TRIAD_MATS = [0xd03030, 0x30a030, 0x3050d0].map(c => new THREE.MeshBasicMaterial({color: c}));
+let ROD = null, TRIAD_MATS = null;  // made on first use: a page without a view has no three.js
+function rod() {
+  if (!ROD) ROD = new THREE.CylinderGeometry(1, 1, 1, 8);
+  return ROD;
+}
 function triad(length, thickness) {
   // Axes x, y, z as red, green and blue rods: unlike lines, they show at any size.
+  TRIAD_MATS = TRIAD_MATS || [0xd03030, 0x30a030, 0x3050d0].map(c => new THREE.MeshBasicMaterial({color: c}));
   const g = new THREE.Group(), r = Math.max(thickness * length, 1e-6);
   [[0, 0, -Math.PI / 2], [0, 0, 0], [Math.PI / 2, 0, 0]].forEach((rot, k) => {
-    const rod = new THREE.Mesh(TRIAD_GEOMETRY, TRIAD_MATS[k]);
-    rod.scale.set(r, length, r);
-    rod.rotation.set(rot[0], rot[1], rot[2]);
+    const axis = new THREE.Mesh(rod(), TRIAD_MATS[k]);
+    axis.scale.set(r, length, r);
+    axis.rotation.set(rot[0], rot[1], rot[2]);
     const dir = [[1, 0, 0], [0, 1, 0], [0, 0, 1]][k];
-    rod.position.set(dir[0] * length / 2, dir[1] * length / 2, dir[2] * length / 2);
-    g.add(rod);
+    axis.position.set(dir[0] * length / 2, dir[1] * length / 2, dir[2] * length / 2);
+    g.add(axis);
   });
   return g;
 }
@@ -194,12 +198,12 @@ function addTree(s) {
   const linkAt = i => new THREE.Vector3(...DATA.links[i].world.slice(0, 3));
   const hangs = {};
   DATA.joints.forEach((j, k) => { if (j.child >= 0 && j.origin) hangs[j.child] = k; });
-  const rod = (link, a, b) => {
+  const bar = (link, a, b) => {
     const inv = base[link].clone().invert();
     const p = a.clone().applyMatrix4(inv), e = b.clone().applyMatrix4(inv);
     const len = p.distanceTo(e);
     if (len < 1e-9) return;
-    const m = new THREE.Mesh(TRIAD_GEOMETRY, mat);
+    const m = new THREE.Mesh(rod(), mat);
     m.scale.set(r, len, r);
     m.position.copy(p).add(e).multiplyScalar(0.5);
     m.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), e.clone().sub(p).normalize());
@@ -214,10 +218,10 @@ function addTree(s) {
     knob.position.copy(o.clone().applyMatrix4(base[j.child].clone().invert()));
     knob.userData.link = j.child;
     groups[j.child].add(layer('tree', knob));
-    rod(j.child, o, linkAt(j.child));
+    bar(j.child, o, linkAt(j.child));
     if (j.parent < 0 || !DATA.links[j.parent].world) return;
     const from = hangs[j.parent] !== undefined ? origin(hangs[j.parent]) : linkAt(j.parent);
-    rod(j.parent, from, o);
+    bar(j.parent, from, o);
   });
 }
 
@@ -289,6 +293,7 @@ function buildSliders() {
       // step 'any': the slider holds the initial position exactly, not the nearest step.
       Object.assign(input, {type: 'range', min: lo, max: hi, step: 'any'});
       input.dataset.joint = k; input.dataset.dof = d;
+      input.disabled = !(hi > lo);  // locked by its limits (lower = upper): shown, not moved
       input.dataset.initial = a.initial || 0;
       input.value = a.initial || 0;
       q[k][d] = a.initial || 0;
