@@ -90,6 +90,11 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'metavar': 'DIR', 'default': _D.assets_dir,
         'help': 'MJCF output: copy the meshes, height fields and textures there and name them '
         "relative to it, so the model moves with them (default: 'assets' next to OUT)"}),
+    ('usd_mesh_approximation', ('--usd-mesh-approximation',), {
+        'choices': ConversionOptions.CHOICES['usd_mesh_approximation'],
+        'default': _D.usd_mesh_approximation,
+        'help': 'USD output: collision approximation of meshes on moving bodies, which PhysX '
+        'cannot simulate as triangles; static bodies keep triangles (default: %(default)s)'}),
 ]
 
 

@@ -54,6 +54,10 @@ class ConversionOptions:
         scope_separator: how nested-model scopes are flattened in URDF names.
         frames_as_links: write SDF ``<frame>``s as fixed-jointed links in URDF.
         break_loops: cut kinematic loops (reported) instead of failing.
+        usd_mesh_approximation: USD export: the ``MeshCollisionAPI`` approximation of
+            mesh collisions on moving bodies (PhysX simulates no triangle mesh on a
+            dynamic body); a body that never moves keeps its triangles ('none').
+            ``mesh_collision`` 'convex' or 'box' decides for every body.
         assets_dir: MJCF written to a file: the directory its meshes, height
             fields and textures are copied to and named from (relative to the
             output's directory, or absolute; '' for ``assets`` next to it).
@@ -77,6 +81,7 @@ class ConversionOptions:
     frames_as_links: bool = True
     break_loops: bool = False
     assets_dir: str = ''
+    usd_mesh_approximation: str = 'convexHull'
     xacro_args: dict[str, str] = field(default_factory=dict)
 
     CHOICES = {
@@ -84,6 +89,8 @@ class ConversionOptions:
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
         'uris': ('keep', 'model', 'file'),
         'mesh_collision': ('keep', 'box', 'convex'),
+        'usd_mesh_approximation': ('convexHull', 'convexDecomposition', 'meshSimplification',
+                                   'boundingSphere', 'boundingCube', 'none'),
     }
 
     def validate(self) -> list[str]:

@@ -57,7 +57,8 @@ SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
 HEADER_ENTRIES = 12  # report entries listed in the comment on top
 Picked = tuple[Model, FrameGraphs, World | None]
 # Options that only mean something for another output format.
-_OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops')
+_OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops',
+                  'usd_mesh_approximation')
 
 
 def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:

@@ -70,6 +70,7 @@ class _ModelWriter:
     children: dict[str, Siblings] = field(default_factory=dict)
     colors: dict[str, Rgba] = field(default_factory=dict)
     gazebo: dict[str, tuple[float, float, Extra]] = field(default_factory=dict)
+    mesh_noted: bool = False
 
     def write(self) -> None:
         prim = UsdGeom.Xform.Define(self.stage, self.path)
@@ -124,7 +125,7 @@ class _ModelWriter:
 
     def _shapes(self, fl: FlatLink, path: Sdf.Path, materials: PhysicsMaterials) -> None:
         names = self.children[fl.name]
-        approx = APPROXIMATION[self.options.mesh_collision]
+        approx = self._approximation(fl)
         items = [(v, False) for v in fl.link.visuals] + [(c, True) for c in fl.link.collisions]
         for item, collision in items:
             kind = 'collision' if collision else 'visual'
@@ -143,6 +144,22 @@ class _ModelWriter:
                 rgba = visual_color(item.extras, self.colors, label, self.report)
                 if rgba is not None:
                     set_color(prim, rgba)
+
+    def _approximation(self, fl: FlatLink) -> str:
+        """Return the mesh collision approximation of a link's body (reported once)."""
+        if self.options.mesh_collision != 'keep' or fl.static:
+            return APPROXIMATION[self.options.mesh_collision]
+        approx = self.options.usd_mesh_approximation
+        meshes = [c for c in fl.link.collisions if c.geometry is not None
+                  and c.geometry.type == 'mesh']
+        if meshes and approx != 'none' and not self.mesh_noted:
+            self.mesh_noted = True
+            self.report.add(ReportKind.APPROXIMATED, f'link[{fl.scoped}]/collision'
+                            f'[{meshes[0].name}]', f'mesh collisions of moving bodies are '
+                            f'written with approximation {approx} (PhysX simulates no triangle '
+                            'mesh on a dynamic body; usd_mesh_approximation), static ones as '
+                            'triangles', *where(meshes[0].loc))
+        return approx
 
     def _frames(self) -> None:
         for fr in self.flat.frames:

@@ -148,12 +148,31 @@ def test_fixed_base_adds_a_world_joint_and_root_transform_moves_the_links(tmp_pa
     assert tuple(t) == pytest.approx((1.0, 2.0, 3.0), abs=1e-12)
 
 
-@pytest.mark.parametrize('mode, token', [('keep', 'none'), ('convex', 'convexHull')])
-def test_mesh_collision_option_is_the_approximation(mode: str, token: str, tmp_path: Path) -> None:
-    out, _ = export(FEATURES, tmp_path / 'f.usda', ConversionOptions(mesh_collision=mode))
+@pytest.mark.parametrize('options, token', [
+    (ConversionOptions(), 'convexHull'),  # a moving body: PhysX needs a convex shape
+    (ConversionOptions(usd_mesh_approximation='convexDecomposition'), 'convexDecomposition'),
+    (ConversionOptions(usd_mesh_approximation='none'), 'none'),
+    (ConversionOptions(mesh_collision='convex'), 'convexHull')])
+def test_mesh_collision_approximation_of_a_moving_body(options: ConversionOptions, token: str,
+                                                       tmp_path: Path) -> None:
+    out, result = export(FEATURES, tmp_path / 'f.usda', options)
     stage = Usd.Stage.Open(str(out))
     api = UsdPhysics.MeshCollisionAPI(stage.GetPrimAtPath('/features/base/shell'))
     assert api.GetApproximationAttr().Get() == token
+    noted = [e for e in result.report.entries  # type: ignore[attr-defined]
+             if 'usd_mesh_approximation' in e.message]
+    assert len(noted) == (1 if token != 'none' and options.mesh_collision == 'keep' else 0)
+
+
+def test_a_static_body_keeps_its_triangles(tmp_path: Path) -> None:
+    src = tmp_path / 'static.sdf'
+    text = FEATURES.read_text().replace('<model name="features">',
+                                        '<model name="features"><static>true</static>', 1)
+    src.write_text(text.replace('meshes/block.stl', str(FEATURES.parent / 'meshes/block.stl')))
+    out, _ = export(src, tmp_path / 's.usda')
+    stage = Usd.Stage.Open(str(out))
+    api = UsdPhysics.MeshCollisionAPI(stage.GetPrimAtPath('/features/base/shell'))
+    assert api.GetApproximationAttr().Get() == 'none'
 
 
 def test_mesh_collision_box_writes_a_cube(tmp_path: Path) -> None:
