@@ -1,4 +1,4 @@
-"""The ``sdf_tools`` command line: inspect, check, frames, convert, report, spawn.
+"""The ``sdf_tools`` command line: inspect, check, frames, convert, verify, report, spawn.
 
 Exit codes: 0 valid, 1 invalid (errors found), 2 unusable input or usage.
 
@@ -141,6 +141,8 @@ def _parser(args: list[str]) -> argparse.ArgumentParser:
 
     sub.add_parser('convert', help=f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}, '
                    'reporting every loss (sdf_tools convert -h for the options)')
+    sub.add_parser('verify', help=f'check a conversion: load OUT ({names(CONVERT_WRITES)}) in its '
+                   'own engine, compare with the source (sdf_tools verify -h for the options)')
     add_spawn_commands(sub)
     add_report_command(sub)
     return parser
@@ -156,6 +158,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args[:1] == ['report']:
         from sdf_tools.report.command import main as report_main
         return report_main(args[1:])  # its own parser too, for the same reason
+    if args[:1] == ['verify']:
+        from sdf_tools.verify.command import main as verify_main  # MuJoCo/usd-core on demand
+        return verify_main(args[1:])
     try:
         ns = _parser(args).parse_args(args)
     except SystemExit as exc:

@@ -1,0 +1,101 @@
+"""A resolved description as a :class:`Snapshot`: the source side, and SDFormat/URDF outputs.
+
+The numbers are the resolved description's (:mod:`sdf_tools.resolved`): link
+world poses, inertials in the world, joint world frames, axes and limits,
+sensor world poses. A ``<frame>`` stands for a link its file no longer holds
+(a URDF fixed joint lumped into its parent becomes a frame of the same name), so
+an SDFormat output that lumped links still shows where they are and which body
+carries their mass.
+"""
+from __future__ import annotations
+
+import math
+
+from sdf_tools.resolved import Resolved, ResolvedAxis, ResolvedJoint
+from sdf_tools.verify.snapshot import JointState, Snapshot, in_world
+
+# Source joint types -> the kind an engine compares (a universal or revolute2 joint's
+# first axis is a hinge in MJCF, part of a D6 joint in USD; see compare.KINDS_AGREE).
+KINDS = {'revolute': 'revolute', 'continuous': 'revolute', 'prismatic': 'prismatic',
+         'ball': 'ball', 'fixed': 'fixed', 'floating': 'free', 'universal': 'universal',
+         'revolute2': 'revolute2', 'screw': 'screw', 'gearbox': 'gearbox', 'planar': 'planar'}
+UNLIMITED = 1e16  # SDFormat's default bounds: no limit
+
+
+def limits(axis: ResolvedAxis | None, kind: str) -> tuple[float, float] | None:
+    """Return the position limits of a joint axis (None: unlimited or none)."""
+    if axis is None or kind not in ('revolute', 'prismatic'):
+        return None
+    lo, hi = axis.lower, axis.upper
+    if not (math.isfinite(lo) and math.isfinite(hi)) or (abs(lo) >= UNLIMITED and
+                                                         abs(hi) >= UNLIMITED):
+        return None
+    return (lo, hi)
+
+
+def scope_of(r: Resolved, model: str | None = None) -> str | None:
+    """Return the prefix to strip from names: ``'M::'`` when one model is compared."""
+    tops = [m.name for m in r.models if '::' not in m.name]
+    if model is not None:
+        return f'{model}::' if model in tops else None
+    return f'{tops[0]}::' if len(tops) == 1 else ''
+
+
+def _key(name: str, pre: str) -> str | None:
+    if not pre:
+        return name
+    return name[len(pre):] if name.startswith(pre) else None
+
+
+def _joint(j: ResolvedJoint, pre: str) -> JointState:
+    kind = KINDS.get(j.type, j.type)
+    axis = j.axis.xyz if j.axis is not None and kind not in ('fixed', 'ball') else None
+    anchor = j.world.p if j.world is not None else None
+    parent = 'world' if j.parent == 'world' else (_key(j.parent, pre) or j.parent)
+    return JointState(kind, anchor, axis, limits(j.axis, kind), parent,
+                      _key(j.child, pre) or j.child)
+
+
+def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
+    """Return the snapshot of a resolved description (one model of it, if ``model``)."""
+    snap = Snapshot(engine)
+    pre = scope_of(r, model)
+    if pre is None:
+        snap.notes.append(f'no model [{model}]')
+        return snap
+    urdf = r.format == 'urdf'
+    for link in r.links:
+        k = _key(link.name, pre)
+        if k is None or link.world is None:
+            continue
+        snap.poses[k] = link.world
+        snap.members[k] = k
+        i = link.inertial
+        if i.world is not None:
+            snap.link_masses[k] = snap.masses[k] = in_world(i.mass, i.world, i.inertia)
+        if i.mass <= 1e-6 or (urdf and not i.written):
+            snap.massless.add(k)
+    for f in r.frames:
+        k = _key(f.name, pre)
+        if k is None or f.world is None or k in snap.poses:
+            continue
+        snap.poses[k] = f.world
+        if f.moves_with not in (None, 'world'):
+            body = _key(f.moves_with or '', pre)
+            if body is not None:
+                snap.members[k] = body
+    for j in r.joints:
+        k = _key(j.name, pre)
+        if k is None:
+            continue
+        snap.joints[k] = _joint(j, pre)
+        if j.element.file_name:
+            snap.joint_aliases[j.element.file_name] = k
+    held = {j.child for j in r.joints}
+    snap.free = {k for k in snap.link_masses if f'{pre}{k}' not in held and
+                 not r.models_by_name[r.links_by_name[f'{pre}{k}'].model].static}
+    for s in r.sensors:
+        k = _key(s.name, pre)
+        if k is not None and s.world is not None:
+            snap.sensors[k] = s.world
+    return snap

@@ -1,0 +1,103 @@
+"""What one side of a verification holds: bodies, joints and sensors by name, in the world.
+
+Both sides are reduced to the same few numbers before they are compared: the
+source as our reader resolves it (:mod:`~sdf_tools.verify.expected`), the output
+as its own engine loads it (:mod:`~sdf_tools.verify.mujoco_side`,
+:mod:`~sdf_tools.verify.usd_side`, :mod:`~sdf_tools.verify.expected` again for
+SDFormat and URDF). Names are scoped names relative to the model when the file
+holds one model (``arm::link``), else prefixed by the model's name.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sdf_tools.transform import Transform, Vec3
+
+
+@dataclass(frozen=True)
+class MassProps:
+    """Mass, centre of mass and inertia tensor about it, all in the world frame."""
+
+    mass: float
+    com: np.ndarray        # (3,)
+    inertia: np.ndarray    # (3, 3) about the centre of mass, world axes
+
+
+@dataclass(frozen=True)
+class JointState:
+    """A joint at the reference configuration: its kind, world anchor and axis, limits.
+
+    ``kind`` is one of ``revolute``, ``prismatic``, ``ball``, ``fixed``, ``free``,
+    ``d6`` (a USD ``Joint`` holding a universal/revolute2/planar joint) or the
+    source's own type when it has no counterpart. ``limits`` is None when the
+    joint is unlimited (or has no position limits).
+    """
+
+    kind: str
+    anchor: Vec3 | None
+    axis: Vec3 | None
+    limits: tuple[float, float] | None
+    parent: str = ''   # the body names of the joint's ends (source side only)
+    child: str = ''
+
+
+@dataclass
+class Snapshot:
+    """One side of the comparison.
+
+    ``members`` maps each link to the body that simulates it (a link merged into
+    another body, or kept as an MJCF site, names that body); ``masses`` are per
+    body. ``massless`` names links whose mass is the converter's choice (no mass in
+    the source), whose body is therefore not compared by mass.
+    """
+
+    engine: str
+    poses: dict[str, Transform] = field(default_factory=dict)
+    members: dict[str, str] = field(default_factory=dict)
+    masses: dict[str, MassProps] = field(default_factory=dict)
+    link_masses: dict[str, MassProps] = field(default_factory=dict)
+    massless: set[str] = field(default_factory=set)
+    joints: dict[str, JointState] = field(default_factory=dict)
+    joint_aliases: dict[str, str] = field(default_factory=dict)  # other name -> name
+    welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to
+    free: set[str] = field(default_factory=set)  # bodies free in space (no joint holds them)
+    sensors: dict[str, Transform] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    # Tolerances where the engine stores less than doubles (measure -> tolerance).
+    tolerances: dict[str, float] = field(default_factory=dict)
+
+
+def tensor(inertia6: tuple[float, ...]) -> np.ndarray:
+    """Return the 3x3 tensor of ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
+    ixx, ixy, ixz, iyy, iyz, izz = inertia6
+    return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
+
+
+def rotation(t: Transform) -> np.ndarray:
+    """Return the rotation matrix of ``t``."""
+    w, x, y, z = t.q
+    return np.array([
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)]])
+
+
+def in_world(mass: float, inertia_frame: Transform, inertia6: tuple[float, ...]) -> MassProps:
+    """Return mass properties written in an inertial frame (placed in the world) in the world."""
+    r = rotation(inertia_frame)
+    return MassProps(mass, np.asarray(inertia_frame.p, dtype=float), r @ tensor(inertia6) @ r.T)
+
+
+def combine(parts: list[MassProps]) -> MassProps:
+    """Return the mass properties of rigidly joined parts (parallel axis theorem)."""
+    mass = sum(p.mass for p in parts)
+    if mass <= 0.0:
+        return MassProps(0.0, np.zeros(3), np.zeros((3, 3)))
+    com = sum((p.mass * p.com for p in parts), np.zeros(3)) / mass
+    total = np.zeros((3, 3))
+    for p in parts:
+        d = p.com - com
+        total += p.inertia + p.mass * (float(d @ d) * np.eye(3) - np.outer(d, d))
+    return MassProps(mass, com, total)

@@ -1,0 +1,149 @@
+"""A USD stage as usd-core's ``UsdPhysics`` parser reads it, as a :class:`Snapshot`.
+
+Bodies are the parser's rigid bodies (and a model's static links, Xforms with
+no ``RigidBodyAPI`` beside them); world poses come from USD's own
+``ComputeLocalToWorldTransform``; mass properties from ``MassAPI`` (centre of
+mass and principal axes in the body frame); joints from the parsed joint
+descriptions: the anchor is ``localPos1`` placed by body1, the axis the
+``physics:axis`` token turned by ``localRot1``, limits from the parsed limit
+(degrees for revolute joints). The schema stores these as 32-bit floats, so they
+are compared to ``FLOAT_TOL`` (relative); link poses are doubles (1e-9).
+Names are the exporter's ``sdf_tools:name`` where written, else the prim name.
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+from pxr import Gf, Usd, UsdGeom, UsdPhysics
+
+from sdf_tools.transform import Transform
+from sdf_tools.verify.snapshot import JointState, MassProps, Snapshot, rotation
+
+FLOAT_TOL = 1e-6
+FLOAT_MEASURES = {'joint anchor': FLOAT_TOL, 'joint axis': FLOAT_TOL, 'joint limits': FLOAT_TOL,
+                  'mass': FLOAT_TOL, 'centre of mass': FLOAT_TOL, 'inertia': 10 * FLOAT_TOL,
+                  'sensor pose': FLOAT_TOL}
+_KINDS = {'RevoluteJoint': 'revolute', 'PrismaticJoint': 'prismatic', 'SphericalJoint': 'ball',
+          'FixedJoint': 'fixed', 'D6Joint': 'd6', 'CustomJoint': 'other', 'DistanceJoint': 'other'}
+_AXES = {'X': (1.0, 0.0, 0.0), 'Y': (0.0, 1.0, 0.0), 'Z': (0.0, 0.0, 1.0)}
+
+
+def name_of(prim: Usd.Prim) -> str:
+    """Return the scoped name the exporter recorded, else the prim's name."""
+    attr = prim.GetAttribute('sdf_tools:name')
+    return str(attr.Get()) if attr and attr.HasAuthoredValue() else str(prim.GetName())
+
+
+def _world(prim: Usd.Prim) -> Gf.Matrix4d:
+    return UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
+
+
+def _transform(m: Gf.Matrix4d) -> Transform:
+    t = m.ExtractTranslation()
+    q = m.ExtractRotationQuat()
+    im = q.GetImaginary()
+    return Transform((t[0], t[1], t[2]), (q.GetReal(), im[0], im[1], im[2]))
+
+
+def _mass(prim: Usd.Prim, x_wb: Transform) -> MassProps | None:
+    if not prim.HasAPI(UsdPhysics.MassAPI):
+        return None
+    api = UsdPhysics.MassAPI(prim)
+    mass, com = api.GetMassAttr().Get(), api.GetCenterOfMassAttr().Get()
+    diag, q = api.GetDiagonalInertiaAttr().Get(), api.GetPrincipalAxesAttr().Get()
+    if mass is None or com is None or diag is None or q is None:
+        return None
+    pa = Transform((0.0, 0.0, 0.0), (q.GetReal(), *q.GetImaginary()))
+    r = rotation(x_wb * pa)
+    c = x_wb * Transform((float(com[0]), float(com[1]), float(com[2])))
+    return MassProps(float(mass), np.asarray(c.p, dtype=float),
+                     r @ np.diag(np.asarray(diag, dtype=float)) @ r.T)
+
+
+class _Keys:
+    """Keys of links and joints: scoped names, prefixed by their model's when there are several."""
+
+    def __init__(self, models: set[str], model: str | None) -> None:
+        self.many = len(models) > 1 and model is None
+        self.model = model
+
+    def key(self, model_prim: Usd.Prim, prim: Usd.Prim) -> str | None:
+        model = name_of(model_prim)
+        if self.model is not None and model != self.model:
+            return None
+        return f'{model}::{name_of(prim)}' if self.many else name_of(prim)
+
+
+def _joint(stage: Usd.Stage, kind: str, d: Any) -> JointState:
+    m1 = _world(stage.GetPrimAtPath(str(d.body1)))
+    anchor = m1.Transform(Gf.Vec3d(d.localPose1Position))
+    axis = None
+    token = str(getattr(d, 'axis', '')).split('.')[-1]
+    if kind in ('revolute', 'prismatic') and token in _AXES:
+        rot1 = Gf.Matrix4d().SetRotate(Gf.Quatd(d.localPose1Orientation))
+        a = (rot1 * m1).TransformDir(Gf.Vec3d(*_AXES[token]))
+        n = math.sqrt(a[0] ** 2 + a[1] ** 2 + a[2] ** 2) or 1.0
+        axis = (a[0] / n, a[1] / n, a[2] / n)
+    limits = None
+    lim = getattr(d, 'limit', None)
+    if kind in ('revolute', 'prismatic') and lim is not None and lim.enabled and \
+            math.isfinite(lim.lower) and math.isfinite(lim.upper) and \
+            not (abs(lim.lower) >= 1e16 and abs(lim.upper) >= 1e16):
+        k = math.pi / 180 if kind == 'revolute' else 1.0
+        limits = (lim.lower * k, lim.upper * k)
+    return JointState(kind, (anchor[0], anchor[1], anchor[2]), axis, limits)
+
+
+def _parse(stage: Usd.Stage) -> dict[str, tuple[list[Any], list[Any]]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        parsed = UsdPhysics.LoadUsdPhysicsFromRange(stage, ['/'])
+    return {str(k).split('.')[-1]: (list(p), list(d)) for k, (p, d) in parsed.items()}
+
+
+def _links(stage: Usd.Stage, bodies: list[Usd.Prim], model: str | None, snap: Snapshot
+           ) -> _Keys:
+    models = {b.GetParent() for b in bodies}
+    keys = _Keys({name_of(m) for m in models}, model)
+    for m in models:
+        for prim in m.GetChildren():
+            if prim.GetTypeName() != 'Xform' or not (prim.HasAPI(UsdPhysics.RigidBodyAPI) or
+                                                     prim.HasAttribute('sdf_tools:name')):
+                continue
+            key = keys.key(m, prim)
+            if key is None:
+                continue
+            x = _transform(_world(prim))
+            snap.poses[key] = x
+            snap.members[key] = key
+            got = _mass(prim, x) if prim.HasAPI(UsdPhysics.RigidBodyAPI) else None
+            if got is not None:
+                snap.masses[key] = got
+    return keys
+
+
+def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
+    """Open and parse the stage; return its snapshot, or why it cannot be read."""
+    stage = Usd.Stage.Open(path)
+    if stage is None:
+        return f'usd-core cannot open [{path}]'
+    parsed = _parse(stage)
+    snap = Snapshot('usd-core UsdPhysics', tolerances=dict(FLOAT_MEASURES))
+    bodies = [stage.GetPrimAtPath(p) for p in parsed.get('RigidBody', ([], []))[0]]
+    keys = _links(stage, bodies, model, snap)
+    held: set[str] = set()
+    for kind_key, (paths, descs) in parsed.items():
+        kind = _KINDS.get(kind_key)
+        if kind is None:
+            continue
+        for p, d in zip(paths, descs, strict=True):
+            prim = stage.GetPrimAtPath(p)
+            key = keys.key(prim.GetParent().GetParent(), prim)
+            if key is not None and str(d.body1) not in ('', '/'):
+                snap.joints[key] = _joint(stage, kind, d)
+                held.add(str(d.body1))
+    snap.free = {keys.key(b.GetParent(), b) or '' for b in bodies if str(b.GetPath()) not in held}
+    return snap

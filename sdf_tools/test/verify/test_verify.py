@@ -1,0 +1,153 @@
+"""``sdf_tools verify``: exports agree with their source; injected faults are found and named."""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from sdf_tools.cli import main
+from sdf_tools.convert.api import convert_file
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.verify import Verdict, verify_files
+
+DATA = Path(__file__).resolve().parents[1] / 'data'
+ARM = DATA / 'sim' / 'sensor_arm.sdf'
+URDF = DATA / 'urdf' / 'arm.urdf'
+
+
+def _export(src: Path, out: Path) -> Path:
+    result = convert_file(src, to=None, output_path=out, options=ConversionOptions())
+    assert result.ok, result.report.errors
+    return out
+
+
+def _differs(v: Verdict) -> set[tuple[str, str]]:
+    return {(d.measure, d.object) for d in v.differences}
+
+
+@pytest.mark.parametrize('suffix', ['.mjcf', '.usda', '.sdf', '.urdf'])
+def test_an_export_of_a_urdf_agrees_with_its_source(suffix: str, tmp_path: Path) -> None:
+    out = _export(URDF, tmp_path / f'arm{suffix}')
+    v = verify_files(str(out), str(URDF))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['body pose'].compared >= 4 and v.measures['mass'].compared >= 4
+    assert v.measures['joint axis'].compared >= 2
+
+
+def _mjcf(tmp_path: Path, edit: Callable[[etree._Element], None]) -> Path:
+    out = _export(ARM, tmp_path / 'arm.mjcf')
+    root = etree.parse(str(out)).getroot()
+    edit(root)
+    out.write_bytes(etree.tostring(root))
+    return out
+
+
+def _flip_axis(root: etree._Element) -> None:
+    j = root.find(".//joint[@name='shoulder']")
+    j.set('axis', ' '.join(str(-float(v)) for v in (j.get('axis') or '0 0 1').split()))
+
+
+def _drop_link(root: etree._Element) -> None:
+    body = root.find(".//body[@name='wheel']")
+    body.getparent().remove(body)
+
+
+def _shift_mass(root: etree._Element) -> None:
+    inertial = root.find(".//body[@name='upper']/inertial")
+    inertial.set('pos', '0 0 0.06')
+
+
+def _rename_joint(root: etree._Element) -> None:
+    root.find(".//joint[@name='slide']").set('name', 'slider')
+
+
+@pytest.mark.parametrize('edit, found', [
+    (_flip_axis, {('joint axis', 'joint [shoulder]')}),
+    (_drop_link, {('body pose', 'link [wheel]'), ('joint type', 'joint [spin]')}),
+    (_shift_mass, {('centre of mass', 'body [upper]')}),
+    (_rename_joint, {('joint type', 'joint [slide]')}),
+])
+def test_verify_names_each_fault_injected_into_an_mjcf_export(
+        edit: Callable[[etree._Element], None], found: set[tuple[str, str]],
+        tmp_path: Path) -> None:
+    out = _mjcf(tmp_path, edit)
+    v = verify_files(str(out), str(ARM), input_format='mjcf')
+    got = _differs(v) - {(m, o) for m, o in _differs(v) if m == 'sensor pose'}
+    assert got == found
+
+
+def _usd(tmp_path: Path, edit: Callable[[object], None]) -> Path:
+    from pxr import Usd
+    out = _export(ARM, tmp_path / 'arm.usda')
+    stage = Usd.Stage.Open(str(out))
+    edit(stage)
+    stage.GetRootLayer().Save()
+    return out
+
+
+def _usd_flip_axis(stage: object) -> None:
+    from pxr import Gf
+    prim = stage.GetPrimAtPath('/sensor_arm/joints/shoulder')  # type: ignore[attr-defined]
+    attr = prim.GetAttribute('physics:localRot1')
+    attr.Set(Gf.Quatf(attr.Get() * Gf.Quatf(0.0, 0.0, 0.0, 1.0)))  # half turn about Z
+
+
+def _usd_drop_link(stage: object) -> None:
+    stage.RemovePrim('/sensor_arm/wheel')  # type: ignore[attr-defined]
+    stage.RemovePrim('/sensor_arm/joints/spin')  # type: ignore[attr-defined]
+
+
+def _usd_shift_mass(stage: object) -> None:
+    from pxr import UsdPhysics
+    api = UsdPhysics.MassAPI(stage.GetPrimAtPath('/sensor_arm/upper'))  # type: ignore[attr-defined]
+    api.GetMassAttr().Set(1.6)
+
+
+def _usd_rename_joint(stage: object) -> None:
+    stage.GetPrimAtPath('/sensor_arm/joints/slide').GetAttribute(  # type: ignore[attr-defined]
+        'sdf_tools:name').Set('slider')
+
+
+@pytest.mark.parametrize('edit, found', [
+    (_usd_flip_axis, {('joint axis', 'joint [shoulder]')}),
+    (_usd_drop_link, {('body pose', 'link [wheel]'), ('joint type', 'joint [spin]')}),
+    (_usd_shift_mass, {('mass', 'body [upper]')}),
+    (_usd_rename_joint, {('joint type', 'joint [slide]')}),
+])
+def test_verify_names_each_fault_injected_into_a_usd_export(
+        edit: Callable[[object], None], found: set[tuple[str, str]], tmp_path: Path) -> None:
+    out = _usd(tmp_path, edit)
+    v = verify_files(str(out), str(ARM))
+    got = {(m, o) for m, o in _differs(v) if m != 'sensor pose'}
+    assert found <= got, got
+
+
+def test_cli_exit_codes_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = _export(URDF, tmp_path / 'arm.mjcf')
+    assert main(['verify', str(good), '--source', str(URDF)]) == 0
+    assert 'agree' in capsys.readouterr().out
+    bad = _mjcf(tmp_path, _flip_axis)
+    assert main(['verify', str(bad), '--source', str(ARM), '--from', 'mjcf', '--json']) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert not data['ok'] and data['engine'].startswith('MuJoCo')
+    assert {'measure': 'joint axis', 'object': 'joint [shoulder]'}.items() <= \
+        next(d for d in data['differences'] if d['measure'] == 'joint axis').items()
+    assert data['measures']['joint axis']['worst'] == pytest.approx(2.0)
+
+
+@pytest.mark.parametrize('make', ['missing', 'not_mjcf', 'bad_source'])
+def test_unusable_input_exits_2_with_a_message(make: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out, src = tmp_path / 'out.mjcf', ARM
+    if make == 'not_mjcf':
+        out.write_text('<mujoco><worldbody><body><joint type="nonsense"/></body></worldbody>'
+                       '</mujoco>')
+    elif make == 'bad_source':
+        out = _export(ARM, out)
+        src = tmp_path / 'broken.sdf'
+        src.write_text('<sdf version="1.9"><model name="m">')
+    assert main(['verify', str(out), '--source', str(src)]) == 2
+    assert 'sdf_tools verify:' in capsys.readouterr().err
