@@ -149,7 +149,7 @@ def _geoms(ex: ModelExport, fl: FlatLink, body: etree._Element, weld: Weld) -> N
         own = fl.link.self_collide
         collide = own if own is not None else ex.flat.model.self_collide
         ex.collision_bodies.append(CollisionBody(ex.prefix + fl.name, weld[0], weld[1], collide,
-                                                 ex.flat.name))
+                                                 ex.flat.name, tuple(written)))
 
 
 def _body(ex: ModelExport, parent_el: etree._Element, name: str, parent: str | None,

@@ -1,4 +1,4 @@
-"""Contact: SDFormat ``<surface>`` as geom friction and softness; self-collision as excluded pairs.
+r"""Contact: SDFormat ``<surface>`` as geom friction and softness; self-collision as excluded pairs.
 
 **Friction.** ``ode/mu`` -> the sliding coefficient (``friction[0]``);
 ``torsional/coefficient`` times ``patch_radius`` (1 when not given) -> the
@@ -16,9 +16,15 @@ parameters have no counterpart and are reported as dropped.
 
 **Self-collision.** SDFormat links of one model do not collide with each
 other unless ``self_collide`` is on (for the model, or for both links);
-MuJoCo lets every pair collide except a body with its parent. Each pair
-of bodies with collision geoms that the model keeps apart and MuJoCo would
-not is written as ``<contact><exclude>``.
+MuJoCo lets every pair collide except a body with its parent. A model whose
+links all keep apart gets a contact bit of its own, as Menagerie filters
+self-collision: its collision geoms have ``contype`` = that bit and
+``conaffinity`` = every other bit, so (MuJoCo colliding two geoms when one's
+contype meets the other's conaffinity) they never touch each other and touch
+everything else, bit 0 (MuJoCo's default) included. Only a model that mixes
+links with and without self-collision, or sets its own bits
+(``collide_bitmask``), or comes after the 30 bits are taken, gets per-pair
+``<contact><exclude>``\ s.
 """
 from __future__ import annotations
 
@@ -109,6 +115,42 @@ class CollisionBody:
     weld_parent: str  # the weld of that body's parent
     self_collide: bool
     model: str
+    geoms: tuple[etree._Element, ...] = ()
+
+
+ALL_BITS = (1 << 31) - 1  # contype/conaffinity are 32-bit ints: bits 0-30
+#: Contact bits given to models (bit 0 is MuJoCo's default, which everything else keeps).
+MODEL_BITS = range(1, 31)
+
+
+def _bits_apart(members: list[CollisionBody]) -> bool:
+    """Return whether a model's self-collision can be said with one contact bit."""
+    return not any(b.self_collide for b in members) and not any(
+        g.get('contype') is not None or g.get('conaffinity') is not None
+        for b in members for g in b.geoms)
+
+
+def write_collision_filter(doc: MjcfDocument, bodies: list[CollisionBody],
+                           report: ConversionReport) -> None:
+    """Keep apart what SDFormat keeps apart: a contact bit per model, else excluded pairs."""
+    models: dict[str, list[CollisionBody]] = {}
+    for b in bodies:
+        models.setdefault(b.model, []).append(b)
+    free = iter(MODEL_BITS)
+    paired: list[CollisionBody] = []
+    for model, members in models.items():
+        bit = next(free, None) if len(members) > 1 and _bits_apart(members) else None
+        if bit is None:
+            paired += members
+            continue
+        for b in members:
+            for g in b.geoms:
+                g.set('contype', str(1 << bit))
+                g.set('conaffinity', str(ALL_BITS & ~(1 << bit)))
+        report.add(ReportKind.REWRITTEN, f'model[{model}]/self_collide', f'off: its collision '
+                   f'geoms have contact bit {bit} as contype and every other bit as '
+                   'conaffinity, so they touch everything but each other')
+    write_excludes(doc, paired, report)
 
 
 def write_excludes(doc: MjcfDocument, bodies: list[CollisionBody],

@@ -38,7 +38,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ConversionResu
 from sdf_tools.convert.flatten import flatten
 from sdf_tools.convert.mjcf.actuators import write_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
-from sdf_tools.convert.mjcf.contact import CollisionBody, write_excludes
+from sdf_tools.convert.mjcf.contact import CollisionBody, write_collision_filter
 from sdf_tools.convert.mjcf.geometry import Assets
 from sdf_tools.convert.mjcf.joints import JointContext
 from sdf_tools.convert.mjcf.tree import plan_bodies
@@ -240,7 +240,7 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         balance = balance or ex.balance
     if errors:
         return _fail(report, *errors)
-    write_excludes(mj, bodies, report)
+    write_collision_filter(mj, bodies, report)
     if balance:
         mj.compiler.set('balanceinertia', 'true')
     names = [f'model [{m.name}]' for m, _, _ in picked]
