@@ -11,18 +11,39 @@ from __future__ import annotations  # noqa: I001 (ruff takes launch/ here for th
 
 from ament_index_python.packages import get_package_share_directory
 from launch import LaunchContext, LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction
+from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
+from launch.event_handlers import OnProcessExit
+from launch.events.process import ProcessExited
 from launch.substitutions import LaunchConfiguration
 from launch_ros.actions import Node
 
-from sdf_tools.ros.launch_logic import DESCRIPTION_ARGS, description_nodes
+from sdf_tools.ros.launch_logic import (
+    DESCRIPTION_ARGS,
+    NodeDiedError,
+    NodeSpec,
+    description_nodes,
+    node_exit_failure,
+)
 
 
-def _nodes(context: LaunchContext) -> list[Node]:
+def watched(spec: NodeSpec) -> list[object]:
+    """The node of ``spec``, and a handler that fails the launch when it dies (launch_logic)."""
+    node = Node(package=spec.package, executable=spec.executable, name=spec.name,
+                namespace=spec.namespace, parameters=spec.parameters, arguments=spec.arguments,
+                output='screen')
+
+    def on_exit(event: ProcessExited, context: LaunchContext) -> None:
+        reason = node_exit_failure(spec, event.returncode, shutting_down=context.is_shutdown)
+        if reason is not None:
+            raise NodeDiedError(reason)
+
+    return [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=on_exit))]
+
+
+def _nodes(context: LaunchContext) -> list[object]:
     values = {a.name: LaunchConfiguration(a.name).perform(context) for a in DESCRIPTION_ARGS}
     specs = description_nodes(values, get_package_share_directory('sdf_tools'))
-    return [Node(package=s.package, executable=s.executable, name=s.name, namespace=s.namespace,
-                 parameters=s.parameters, arguments=s.arguments, output='screen') for s in specs]
+    return [action for spec in specs for action in watched(spec)]
 
 
 def generate_launch_description() -> LaunchDescription:

@@ -47,6 +47,8 @@ class LoadedDescription:
             defaults and the like), one message each.
         tf_notes: what of the model TF cannot show (undrivable joints, free
             bodies, loops), one message each.
+        gazebo_only: errors only Gazebo minds (invalid inertia...), published
+            anyway and logged as warnings.
     """
 
     source: str
@@ -55,6 +57,7 @@ class LoadedDescription:
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     tf_notes: list[str] = field(default_factory=list)
+    gazebo_only: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -120,12 +123,29 @@ def _convert(result: LoadResult, params: PublisherParams, to: str) -> tuple[str 
     options, problems = ConversionOptions.from_mapping(mapping)
     if problems:
         return None, [f'robot_description: {p}' for p in problems]
-    converted = convert_loaded(result, to=to, options=options)
+    converted = convert_loaded(_as_ros_reads_it(result), to=to, options=options)
     if not converted.ok or converted.text is None:
         return None, [f'robot_description: conversion to {to} failed: {d}'
                       for d in converted.report.errors] or [f'robot_description: conversion to {to} '
                                                             'failed']
     return converted.text, []
+
+
+def _as_ros_reads_it(result: LoadResult) -> LoadResult:
+    """Return ``result`` with the errors only Gazebo minds (see :func:`_kinematic`) as warnings.
+
+    RViz and TF draw a link of invalid inertia like any other, so the
+    conversion writes it (the node has already logged the error once, as a
+    warning that Gazebo would refuse it); what makes TF unknowable still
+    fails the conversion.
+    """
+    fmt = result.document.format if result.document is not None else ''
+    if not any(d.severity is Severity.ERROR and not _kinematic(d, fmt) for d in result.diagnostics):
+        return result
+    return replace(result, diagnostics=[
+        replace(d, severity=Severity.WARNING)
+        if d.severity is Severity.ERROR and not _kinematic(d, fmt) else d
+        for d in result.diagnostics])
 
 
 def _several_models(result: LoadResult, params: PublisherParams) -> list[str]:
@@ -227,8 +247,8 @@ def load_description(params: PublisherParams, *, text: str | None = None,
     if not result.usable or result.document is None or blocking:
         out.errors += [str(d) for d in blocking] or [f'{source}: the description cannot be read']
         return out
-    out.warnings += [f'{d} (Gazebo would refuse this; ROS tools and TF do not mind)'
-                     for d in result.errors]
+    out.gazebo_only += [f'{d} (Gazebo would refuse this; ROS tools and TF do not mind)'
+                        for d in result.errors]
     options = TreeOptions(params.root_frame, params.scope_separator, params.publish_frames,
                           params.model)
     tree = build_tf_tree(result, options)

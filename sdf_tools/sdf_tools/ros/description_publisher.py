@@ -41,6 +41,7 @@ from tf2_msgs.msg import TFMessage
 
 from sdf_tools.ros.description import LoadedDescription, load_description
 from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
+from sdf_tools.ros.once_log import OnceLog
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
 from sdf_tools.ros.spin import run_node
 from sdf_tools.ros.tf_fast_path import FastTfPath, rmw_speaks_cdr
@@ -90,7 +91,8 @@ class DescriptionPublisher(Node):
             JointState, 'joint_states',
             self._on_joint_states_raw if self._fast_ok else self._on_joint_states,
             JOINT_STATES_QOS, raw=self._fast_ok)
-        self._logged: set[str] = set()
+        self._once = OnceLog(self.get_logger())
+        self._pending: LoadedDescription | None = None  # checked by _check_params, applied after
         self._tree: TfTree | None = None
         self._mapper: JointStateMapper | None = None
         self._fast: FastTfPath | None = None
@@ -115,12 +117,48 @@ class DescriptionPublisher(Node):
         return params
 
     def _check_params(self, parameters: list[Parameter[Any]]) -> SetParametersResult:
+        """Refuse a value out of range, or a description change that cannot be applied.
+
+        A change of a description parameter is loaded here, before it is
+        accepted: when the load fails the change is refused with the reason
+        (the parameters keep their values and still say what is published);
+        when it succeeds, :meth:`_params_changed` publishes what was loaded.
+        """
+        self._pending = None
+        if self._mirroring:
+            return SetParametersResult(successful=True)
         for p in parameters:
             if any(s.name == p.name for s in PUBLISHER_PARAMS):
                 reason = check_value(p.name, p.value)
                 if reason is not None:
                     return SetParametersResult(successful=False, reason=reason)
-        return SetParametersResult(successful=True)
+        names = {p.name for p in parameters}
+        if not names & RELOAD_PARAMS:
+            return SetParametersResult(successful=True)
+        values = {s.name: self.get_parameter(s.name).value for s in PUBLISHER_PARAMS}
+        values.update({p.name: p.value for p in parameters if p.name in values})
+        params, _ = PublisherParams.from_values(values)
+        reason = self._why_not(params, names)
+        return SetParametersResult(successful=reason is None, reason=reason or '')
+
+    def _why_not(self, params: PublisherParams, names: set[str]) -> str | None:
+        """Load what ``params`` name; return why it cannot be published (None: it can)."""
+        if 'robot_description' in names and params.description_file:
+            return (f'description_file [{params.description_file}] is set and wins over '
+                    'robot_description: set description_file to "" first (or both at once)')
+        source_changed = bool(names & {'description_file', 'robot_description'})
+        text = None if source_changed else self._topic_text
+        where = None if text is None else f'topic {params.description_topic}'
+        loaded = load_description(params, text=text, text_source=where)
+        if loaded.ok and not loaded.errors:
+            self._pending = loaded
+            return None
+        if self._tree is None and not names & {'description_file', 'robot_description', 'model'}:
+            return None  # nothing is published yet: the parameter waits for a description
+        self._once.clear()
+        self._report(loaded)
+        why = '; '.join(loaded.errors) or f'{loaded.source}: the description cannot be read'
+        return f'not applied, still publishing the previous description: {why[:1000]}'
 
     def _params_changed(self, parameters: list[Parameter[Any]]) -> None:
         names = {p.name for p in parameters}
@@ -130,25 +168,30 @@ class DescriptionPublisher(Node):
         if names & {'description_file', 'robot_description'}:
             self._topic_text = None  # the newest source wins
         if names & RELOAD_PARAMS:
-            self.reload()
+            pending, self._pending = self._pending, None
+            if pending is not None:
+                self._once.clear()
+                self._report(pending)
+                self._apply(pending, from_text=self._topic_text is not None)
+            else:
+                self.reload()
         elif 'publish_frequency' in names:
             self._restart_actor_timer()
         if 'description_topic' in names:
             self._subscribe_description_topic()
 
     # -- loading ------------------------------------------------------------------------------
-    def _log_once(self, level: str, text: str) -> None:
-        if text not in self._logged:
-            self._logged.add(text)
-            getattr(self.get_logger(), level)(text)
-
     def reload(self, text: str | None = None, text_source: str | None = None) -> bool:
         """Load the description again and publish it; keep the old one on failure."""
         if text is None and self._topic_text is not None:
             text, text_source = self._topic_text, f'topic {self.params.description_topic}'
         loaded = load_description(self.params, text=text, text_source=text_source)
-        self._logged.clear()
+        self._once.clear()
         self._report(loaded)
+        return self._apply(loaded, from_text=text is not None)
+
+    def _apply(self, loaded: LoadedDescription, *, from_text: bool) -> bool:
+        """Publish what was loaded (True), or keep what is published when it failed (False)."""
         if loaded.tree is None:
             if self._tree is not None:
                 self.get_logger().error(f'{loaded.source}: not loaded; still publishing the '
@@ -161,15 +204,12 @@ class DescriptionPublisher(Node):
         self._moving_msgs = {}
         if loaded.text is not None:
             self._description_pub.publish(String(data=loaded.text))
-            if text is not None or self.params.description_file:
+            if from_text or self.params.description_file:
                 self._mirror_description(loaded.text)
         self._publish_static(loaded.tree)
         self._actor_t0 = self.get_clock().now()
         self._restart_actor_timer()
-        self.get_logger().info(
-            f'{loaded.source}: publishing {len(loaded.tree.fixed)} static and '
-            f'{len(loaded.tree.moving)} moving transforms, {len(loaded.tree.actors)} actor(s)'
-            + ('' if loaded.text is not None else '; no robot_description'))
+        self.get_logger().info(summary(loaded))
         return True
 
     def _mirror_description(self, text: str) -> None:
@@ -186,15 +226,13 @@ class DescriptionPublisher(Node):
             self._mirroring = False
 
     def _report(self, loaded: LoadedDescription) -> None:
+        """Log a load's findings once each: errors, what TF cannot show, the reader's details."""
         for text in loaded.errors:
-            self._log_once('error', text)
-        for text in loaded.tf_notes:
-            self._log_once('warning', text)
+            self._once.error(text)
+        for text in loaded.gazebo_only + loaded.tf_notes:
+            self._once.warning(text)
         for text in loaded.warnings:
-            self._log_once('debug', text)
-        if loaded.warnings:
-            self.get_logger().info(f'{loaded.source}: {len(loaded.warnings)} warning(s) from the '
-                                   f'reader, e.g. {loaded.warnings[0]} (all at debug level)')
+            self._once.debug(text)
 
     def _subscribe_description_topic(self) -> None:
         if self._topic_sub is not None:
@@ -254,7 +292,7 @@ class DescriptionPublisher(Node):
 
     def _negative_stamp(self, sec: int) -> None:
         """A stamp before 1970 is no ROS time (rclpy and rclcpp refuse it): drop the message."""
-        self._log_once('warning', f'joint_states stamped {sec} s (negative, not a ROS time): such '
+        self._once.warning(f'joint_states stamped {sec} s (negative, not a ROS time): such '
                        'messages are ignored')
 
     def _publish_edges(self, edges: list[Edge], stamp: object) -> None:
@@ -319,6 +357,20 @@ class DescriptionPublisher(Node):
         stamp = self.get_clock().now().to_msg()
         self._tf_pub.publish(TFMessage(transforms=[
             self._stamped(a.parent, a.child, a.motion.pose_at(t), stamp) for a in self._tree.actors]))
+
+
+def summary(loaded: LoadedDescription) -> str:
+    """Return the one INFO line of a load: what is published, how many details are at DEBUG."""
+    tree = loaded.tree
+    counts = ('nothing' if tree is None else
+              f'{len(tree.fixed)} static and {len(tree.moving)} moving transforms'
+              + (f', {len(tree.actors)} actor(s)' if tree.actors else ''))
+    line = f'{loaded.source}: publishing {counts}'
+    if loaded.text is None:
+        line += '; no robot_description'
+    if loaded.warnings:
+        line += f' ({len(loaded.warnings)} reader note(s) at debug level)'
+    return line
 
 
 def main(args: list[str] | None = None) -> int:

@@ -83,6 +83,29 @@ class NodeSpec:
     namespace: str = ''
     parameters: list[Any] = field(default_factory=list)
     arguments: list[str] = field(default_factory=list)
+    #: An exit with code 0 is how this node ends normally (RViz: its window closed); for the
+    #: others any exit before the launch shuts down is a death.
+    may_exit: bool = False
+
+
+def node_exit_failure(node: NodeSpec, returncode: int | None, *,
+                      shutting_down: bool) -> str | None:
+    """Return why the launch must fail when ``node`` exits with ``returncode`` (None: it must not).
+
+    The description publisher and the converter run until the launch stops
+    them; an exit before that, whatever its code, leaves the launch with
+    nothing to do, so it fails (``ros2 launch`` exits 1 and says why). An exit
+    while the launch is shutting down (Ctrl-C) is no failure.
+    """
+    if shutting_down or (node.may_exit and returncode == 0):
+        return None
+    how = f'was killed by signal {-returncode}' if returncode is not None and returncode < 0 \
+        else f'exited with code {returncode}'
+    return f'{node.name} {how} while the launch was running (its reason is logged above)'
+
+
+class NodeDiedError(RuntimeError):
+    """Raised in a launch whose node died: ``ros2 launch`` exits 1 with the message."""
 
 
 class LaunchArgumentError(ValueError):
@@ -197,13 +220,21 @@ def _rviz_node(get: Mapping[str, str], effective: Mapping[str, Any], share_dir: 
     if find_executable('rviz2', 'rviz2', prefixes) is None:
         raise LaunchArgumentError(
             'rviz:=true, but rviz2 is not installed (no package rviz2 with lib/rviz2/rviz2 on '
-            'AMENT_PREFIX_PATH): install it (e.g. ros-$ROS_DISTRO-rviz2) or leave rviz:=false; '
+            f'AMENT_PREFIX_PATH): install it ({rviz_package()}) or leave rviz:=false; '
             'nothing was started')
     config = get['rviz_config'] or str(Path(share_dir) / BUNDLED_RVIZ)
     prefix = str(effective.get('frame_prefix') or '')
     return NodeSpec('rviz2', 'rviz2', 'rviz2', get['namespace'],
                     [{'use_sim_time': effective.get('use_sim_time') is True}],
-                    ['-d', config, '-f', prefix + get['fixed_frame']])
+                    ['-d', config, '-f', prefix + get['fixed_frame']], may_exit=True)
+
+
+def rviz_package(env: Mapping[str, str] | None = None) -> str:
+    """Name the Debian package of rviz2 for this ROS (``ROS_DISTRO``), or both supported ones."""
+    distro = (os.environ if env is None else env).get('ROS_DISTRO', '').strip()
+    if distro:
+        return f'apt install ros-{distro}-rviz2'
+    return 'apt install ros-jazzy-rviz2 or ros-kilted-rviz2, for the ROS 2 you source'
 
 
 def description_nodes(values: Mapping[str, str], share_dir: str,

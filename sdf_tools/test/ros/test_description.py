@@ -102,3 +102,18 @@ def test_a_bad_xml_or_urdf_says_why_once(tmp_path: Path) -> None:
     d = load_description(params(description_file=str(urdf)))
     assert d.errors and not any('FILE_READ' in e for e in d.errors), d.errors
     assert all(e.startswith(f'{urdf}:3: error: [URDF_INVALID]') for e in d.errors), d.errors
+
+
+INVALID_INERTIA = """<sdf version="1.9"><model name="m">
+<link name="a"><inertial><mass>1</mass><inertia><ixx>-1</ixx><iyy>1</iyy><izz>1</izz></inertia>
+</inertial></link><link name="b"><pose>0 0 1 0 0 0</pose></link>
+<joint name="j" type="fixed"><parent>a</parent><child>b</child></joint></model></sdf>
+"""
+
+
+def test_an_invalid_inertia_still_publishes_the_urdf_with_the_warning() -> None:
+    """Issue 21 §2: RViz draws it; only Gazebo refuses an invalid inertia."""
+    d = load_description(params(robot_description=INVALID_INERTIA))
+    assert d.ok and not d.errors, d.errors
+    assert d.text is not None and '<robot name="m"' in d.text and '<link name="b"' in d.text
+    assert any('LINK_INERTIA_INVALID' in w and 'Gazebo would refuse' in w for w in d.gazebo_only)

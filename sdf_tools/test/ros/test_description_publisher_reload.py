@@ -111,13 +111,16 @@ def test_changing_scope_separator_and_prefix_reloads(node: NodeProcess, listener
     assert listener.wait(lambda: '<link name="sensor.head"' in listener.descriptions[-1])
 
 
-def test_a_broken_description_keeps_the_previous_one(node: NodeProcess, listener: Listener) -> None:
+def test_a_broken_description_is_refused_and_the_previous_one_stays(node: NodeProcess,
+                                                                   listener: Listener) -> None:
     before = dict(listener.static)
     # One by one, as the service sets them: the file is cleared first, then the text is bad.
     results = set_parameters(listener.node, 'description_publisher', {'description_file': '',
                                                                       'robot_description': BROKEN})
-    assert all(r.successful for r in results)
+    assert results[0].successful
+    assert not results[1].successful
+    assert 'still publishing the previous description' in results[1].reason
+    assert 'parameter robot_description:5: error' in results[1].reason, results[1].reason
     assert wait_log(node, 'parameter robot_description:5: error'), node.text()
-    assert wait_log(node, 'still publishing the previous description')
     listener.wait(lambda: False, 0.5)
     assert listener.static == before

@@ -38,7 +38,26 @@ def _nodes(module: ModuleType, args: dict[str, str]) -> list[launch_ros.actions.
     for action in ld.entities:
         if isinstance(action, launch.actions.OpaqueFunction):
             out += action.execute(context) or []
-    return out
+    return [a for a in out if isinstance(a, launch_ros.actions.Node)]
+
+
+def _exit_handlers(module: ModuleType, args: dict[str, str]) -> int:
+    ld = module.generate_launch_description()
+    context = launch.LaunchContext()
+    for action in ld.entities:
+        if isinstance(action, launch.actions.DeclareLaunchArgument):
+            default = action.default_value[0].text if action.default_value else ''
+            context.launch_configurations[action.name] = args.get(action.name, default)
+    return sum(isinstance(a, launch.actions.RegisterEventHandler)
+               for action in ld.entities if isinstance(action, launch.actions.OpaqueFunction)
+               for a in action.execute(context) or [])
+
+
+def test_every_launched_node_has_a_handler_that_fails_the_launch_when_it_dies() -> None:
+    """Issue 21 §1: description.launch.py exited 0 with its only node dead."""
+    arm = str(DATA / 'urdf' / 'arm.urdf')
+    assert _exit_handlers(load('description.launch.py'), {'description_file': arm}) == 1
+    assert _exit_handlers(load('convert.launch.py'), {}) == 1
 
 
 def test_description_launch_starts_the_publisher_and_rviz(monkeypatch: pytest.MonkeyPatch,

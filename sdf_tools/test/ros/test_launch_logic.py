@@ -161,3 +161,24 @@ def test_argument_names_are_unique_and_converter_node() -> None:
     names = [a.name for a in DESCRIPTION_ARGS]
     assert len(names) == len(set(names))
     assert convert_nodes({})[0].executable == 'converter'
+
+
+def test_a_node_that_dies_while_the_launch_runs_fails_it() -> None:
+    """Issue 21 §1: the launch exited 0 with its only node dead."""
+    from sdf_tools.ros.launch_logic import NodeSpec, node_exit_failure
+    publisher = NodeSpec('sdf_tools', 'description_publisher', 'description_publisher')
+    rviz = NodeSpec('rviz2', 'rviz2', 'rviz2', may_exit=True)
+    reason = node_exit_failure(publisher, 1, shutting_down=False)
+    assert reason is not None and 'description_publisher exited with code 1' in reason
+    assert 'killed by signal 9' in str(node_exit_failure(publisher, -9, shutting_down=False))
+    assert node_exit_failure(publisher, 0, shutting_down=False) is not None
+    assert node_exit_failure(publisher, -15, shutting_down=True) is None  # Ctrl-C
+    assert node_exit_failure(rviz, 0, shutting_down=False) is None  # its window was closed
+    assert node_exit_failure(rviz, 1, shutting_down=False) is not None
+
+
+def test_the_missing_rviz2_message_names_a_real_package() -> None:
+    """Issue 21 §6: the message printed a literal ros-$ROS_DISTRO-rviz2."""
+    from sdf_tools.ros.launch_logic import rviz_package
+    assert rviz_package({'ROS_DISTRO': 'jazzy'}) == 'apt install ros-jazzy-rviz2'
+    assert '$' not in rviz_package({}) and 'ros-kilted-rviz2' in rviz_package({})
