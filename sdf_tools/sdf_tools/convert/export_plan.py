@@ -28,7 +28,7 @@ from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatModel, flatten
 from sdf_tools.convert.massless import default_inertial, no_mass_for, replaced_mass_message
-from sdf_tools.convert.model_options import apply_model_options
+from sdf_tools.convert.model_options import all_models, apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
 from sdf_tools.errors import Diagnostic, ErrorCode
@@ -81,14 +81,6 @@ def _sdf_defaults(models: list[Model], report: ConversionReport) -> None:
                            'link origin', *where)
 
 
-def _all(models: list[Model]) -> list[Model]:
-    out: list[Model] = []
-    for m in models:
-        out.append(m)
-        out.extend(_all(m.models))
-    return out
-
-
 def _flatten_all(doc: Document, options: ConversionOptions, report: ConversionReport
                  ) -> list[FlatModel] | None:
     out: list[FlatModel] = []
@@ -124,7 +116,7 @@ def plan_export(result: LoadResult, options: ConversionOptions, report: Conversi
     if doc.format == 'urdf' and doc.model is not None:
         _urdf_masses(doc.model, options, report, target)
     else:
-        _sdf_defaults(_all(tops), report)
+        _sdf_defaults(all_models(tops), report)
     mesh = options.mesh_collision if options.mesh_collision == 'box' else 'keep'
     shared = dataclasses.replace(options, joint_drive_from_transmission=False, mesh_collision=mesh)
     apply_model_options(doc, shared, report, base)

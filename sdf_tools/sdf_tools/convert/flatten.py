@@ -1,14 +1,17 @@
-"""Flatten one SDFormat model: every link, joint and frame named and located in the graphs.
+"""Flatten one SDFormat model for a writer: its links, joints and frames as the resolved description has them.
 
 The first step of every writer that needs a resolved model (URDF, MJCF,
-USD). The frame graphs already resolved ``relative_to``, placement frames,
-degrees, quaternions and pre-1.7 rules; here each element of the model and of its nested models gets
+USD). :func:`sdf_tools.resolved.resolve` already placed every element and
+resolved what each joint end and frame is attached to; this is the view of
+one model's records a writer needs, in document order, where each element gets
 
 * a URDF name: its scoped name relative to the model, with ``::`` replaced
   by the chosen separator (``arm::gripper::finger`` -> ``arm/gripper/finger``
   with ``/``), made unique over links and joints together;
 * its vertex in the frame graphs, from which any pose relative to any
-  other element is composed through their nearest common ancestor;
+  other element is composed through their nearest common ancestor (not
+  through the world poses of the records: a joint placed 1 m above its parent
+  link then reads ``0 0 1``, not ``0 0 0.9999999999999996``);
 * for a joint, the URDF names of the bodies its parent and child are
   attached to, and its axes expressed in the joint frame.
 
@@ -22,10 +25,11 @@ from dataclasses import dataclass, field
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.frames import FrameGraphs, resolve_attached_body, resolve_pose
-from sdf_tools.frames.checks import joint_body
-from sdf_tools.frames.graph import Kind, join
-from sdf_tools.model import Frame, Joint, JointAxis, Link, Loc, Model, RawPose, World
+from sdf_tools.frames import FrameGraphs, resolve_pose
+from sdf_tools.frames.graph import join
+from sdf_tools.load import LoadResult
+from sdf_tools.model import Document, Frame, Joint, JointAxis, Link, Loc, Model, RawPose, World
+from sdf_tools.resolved import Resolved, resolve
 from sdf_tools.transform import IDENTITY, Transform, Vec3
 
 WORLD = 'world'
@@ -137,16 +141,6 @@ def diagnostic(message: str, loc: Loc | None) -> Diagnostic:
     return Diagnostic(ErrorCode.URDF_INVALID, message, file, line)
 
 
-def _walk(model: Model, scope: str, static: bool
-          ) -> list[tuple[Model, str, bool]]:
-    """Return ``(model, graph scope, static)`` for the model and every nested one."""
-    static = static or model.static
-    out = [(model, scope, static)]
-    for m in model.models:
-        out.extend(_walk(m, join(scope, m.name), static))
-    return out
-
-
 def _name(flat: FlatModel, namer: Namer, sep: str, scoped: str, report: ConversionReport,
           what: str, loc: Loc | None) -> str:
     wanted = scoped.replace('::', sep)
@@ -216,12 +210,23 @@ def _vid(flat: FlatModel, full: str) -> int:
 
 
 def _body(flat: FlatModel, full_body: str | None) -> str | None:
-    """Map a graph body name to a URDF link name ('world' for static model frames)."""
+    """Map a resolved body name to a URDF link name ('world' for static model frames)."""
     if full_body is None:
         return None
     if full_body == WORLD or full_body.endswith('::__model__'):
         return WORLD
     return flat.names.get(full_body[len(flat.scope) + 2:])
+
+
+def _joint_end(resolved: Resolved, end: str) -> str | None:
+    """A resolved joint end as the body it is fixed to; None when it names none.
+
+    (A resolved joint keeps the name as written when it resolves to no body: a
+    nested model's joint ends are not checked by libsdformat.)
+    """
+    if end == WORLD or end.endswith('::__model__') or end in resolved.links_by_name:
+        return end
+    return None
 
 
 def _axis(flat: FlatModel, scope: str, joint_vid: int, axis: JointAxis | None) -> Vec3 | None:
@@ -235,57 +240,68 @@ def _axis(flat: FlatModel, scope: str, joint_vid: int, axis: JointAxis | None) -
     return flat.rel(joint_vid, vid).rotate(axis.xyz)
 
 
-def _add_links(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+def _static(resolved: Resolved, scope: str) -> bool:
+    """Whether the model ``scope`` or a model holding it is static."""
+    while True:
+        m = resolved.models_by_name.get(scope)
+        if m is not None and m.static:
+            return True
+        if '::' not in scope:
+            return False
+        scope = scope.rsplit('::', 1)[0]
+
+
+def _add_links(flat: FlatModel, resolved: Resolved, sep: str, report: ConversionReport) -> None:
     top = len(flat.scope) + 2
-    for model, scope, static in _walk(flat.model, flat.scope, False):
-        if scope != flat.scope and model.links:
+    said: set[str] = set()
+    for rl in resolved.links:
+        scope = rl.model
+        if scope != flat.scope and scope not in said:
+            said.add(scope)
+            model = resolved.models_by_name[scope].element
             report.add(ReportKind.RENAMED, f'model[{scope[top:]}]',
                        f'nested model flattened: its links, joints and frames are named '
                        f'[{scope[top:].replace("::", sep)}{sep}<name>]', *where(model.loc))
-        for link in model.links:
-            full = join(scope, link.name)
-            scoped = full[top:]
-            name = _name(flat, namer, sep, scoped, report, 'link', link.loc)
-            flat.links.append(FlatLink(name, scoped, scope, link, _vid(flat, full), static))
-            flat.by_name[name] = flat.links[-1]
+        name = _name(flat, flat.namer, sep, rl.name[top:], report, 'link', rl.element.loc)
+        flat.links.append(FlatLink(name, rl.name[top:], scope, rl.element, _vid(flat, rl.name),
+                                   _static(resolved, scope)))
+        flat.by_name[name] = flat.links[-1]
 
 
-def _add_joints(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+def _add_joints(flat: FlatModel, resolved: Resolved, sep: str, report: ConversionReport) -> None:
     top = len(flat.scope) + 2
-    for model, scope, _ in _walk(flat.model, flat.scope, False):
-        for joint in model.joints:
-            full = join(scope, joint.name)
-            scoped = full[top:]
-            name = _name(flat, namer, sep, scoped, report, 'joint', joint.loc)
-            vid = _vid(flat, full)
-            parent = _body(flat, joint_body(flat.graphs, scope, joint.parent))
-            child = _body(flat, joint_body(flat.graphs, scope, joint.child))
-            axes = [_axis(flat, scope, vid, joint.axis), _axis(flat, scope, vid, joint.axis2)]
-            flat.joints.append(FlatJoint(name, scoped, scope, joint, parent, child, vid, axes))
+    for rj in resolved.joints:
+        joint, scope = rj.element, rj.model
+        name = _name(flat, flat.namer, sep, rj.name[top:], report, 'joint', joint.loc)
+        vid = _vid(flat, rj.name)
+        parent = _body(flat, _joint_end(resolved, rj.parent))
+        child = _body(flat, _joint_end(resolved, rj.child))
+        axes = [_axis(flat, scope, vid, joint.axis), _axis(flat, scope, vid, joint.axis2)]
+        flat.joints.append(FlatJoint(name, rj.name[top:], scope, joint, parent, child, vid, axes))
 
 
-def _add_frames(flat: FlatModel, namer: Namer, sep: str, report: ConversionReport) -> None:
+def _add_frames(flat: FlatModel, resolved: Resolved, sep: str, report: ConversionReport) -> None:
     top = len(flat.scope) + 2
-    g = flat.graphs
-    for model, scope, _ in _walk(flat.model, flat.scope, False):
-        for frame in model.frames:
-            full = join(scope, frame.name)
-            vid = g.ids.get(full)
-            body_vid = None if vid is None else resolve_attached_body(g, vid, False)[0]
-            body = None if body_vid is None else _body(flat, g.names[body_vid])
-            name = _name(flat, namer, sep, full[top:], report, 'frame', frame.loc)
-            flat.frames.append(FlatFrame(name, full[top:], frame, body, _vid(flat, full)))
+    for rf in resolved.frames:
+        name = _name(flat, flat.namer, sep, rf.name[top:], report, 'frame', rf.element.loc)
+        flat.frames.append(FlatFrame(name, rf.name[top:], rf.element, _body(flat, rf.attached_to),
+                                     _vid(flat, rf.name)))
 
 
-def _canonical(flat: FlatModel) -> str | None:
-    g = flat.graphs
-    mf = g.ids.get(join(flat.scope, '__model__'))
-    if mf is None:
-        return None
-    body, err = resolve_attached_body(g, mf, False)
-    if err is None and body is not None and g.kinds[body] is Kind.LINK:
-        return _body(flat, g.names[body])
+def _canonical(flat: FlatModel, resolved: Resolved) -> str | None:
+    """The link the model frame moves with (its canonical link), else the first link."""
+    moves = resolved.models_by_name[flat.scope].moves_with
+    if moves is not None and moves != WORLD and moves in resolved.links_by_name:
+        return _body(flat, moves)
     return flat.links[0].name if flat.links else None
+
+
+def _resolved(model: Model, graphs: FrameGraphs, world: World | None) -> Resolved:
+    """The resolved records of ``model`` alone (its world's other elements left out)."""
+    if world is None:
+        return resolve(LoadResult(Document(None, 'sdf', None, model=model), model_graphs=graphs))
+    shell = World(world.name, models=[model])
+    return resolve(LoadResult(Document(None, 'sdf', None, worlds=[shell]), world_graphs=[graphs]))
 
 
 def flatten(model: Model, graphs: FrameGraphs, world: World | None, *, separator: str,
@@ -302,10 +318,10 @@ def flatten(model: Model, graphs: FrameGraphs, world: World | None, *, separator
     """
     flat = FlatModel(model.name, model, graphs, model.name, world,
                      graphs.ids[join(model.name, '__model__')])
-    namer = flat.namer
-    _add_links(flat, namer, separator, report)
-    _add_joints(flat, namer, separator, report)
+    resolved = _resolved(model, graphs, world)
+    _add_links(flat, resolved, separator, report)
+    _add_joints(flat, resolved, separator, report)
     if frames:
-        _add_frames(flat, namer, separator, report)
-    flat.canonical = _canonical(flat)
+        _add_frames(flat, resolved, separator, report)
+    flat.canonical = _canonical(flat, resolved)
     return flat

@@ -26,11 +26,12 @@ def _where(model: Model) -> tuple[str | None, int | None]:
     return (model.loc.file if model.loc else None, model.loc.line if model.loc else None)
 
 
-def _all(models: list[Model]) -> list[Model]:
+def all_models(models: list[Model]) -> list[Model]:
+    """Return ``models`` and every model nested in them, each before its nested ones."""
     out: list[Model] = []
     for m in models:
         out.append(m)
-        out.extend(_all(m.models))
+        out.extend(all_models(m.models))
     return out
 
 
@@ -79,7 +80,7 @@ def apply_model_options(doc: Document, options: ConversionOptions, report: Conve
                         base: Path | None) -> None:
     """Apply every model-changing option to the document (in place)."""
     tops = [doc.model] if doc.model is not None else [m for w in doc.worlds for m in w.models]
-    models = _all(tops)
+    models = all_models(tops)
     apply_uri_policy(tops, options.uris, base, report)
     apply_geometry_options(models, options, report, base)
     if options.self_collide is not None:

@@ -27,8 +27,9 @@ from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, FlatModel, pose_in_link, where
+from sdf_tools.convert.model_options import all_models
 from sdf_tools.convert.urdf.writer import UJoint, num, pose_num, rpy_of
-from sdf_tools.model import Light, Link, Loc, Model, Sensor
+from sdf_tools.model import Light, Link, Loc, Sensor
 from sdf_tools.transform import Transform
 
 
@@ -103,10 +104,6 @@ def _link_flags(link: Link, ref: str, blocks: Blocks, report: ConversionReport,
                    *where(link.loc))
 
 
-def _models(model: Model) -> list[Model]:
-    return [model, *(m for n in model.models for m in _models(n))]
-
-
 def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> None:
     m = flat.model
     for tag, on, text in (('static', m.static, 'true'), ('self_collide', m.self_collide, 'true'),
@@ -116,7 +113,7 @@ def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> N
             blocks.value('', tag, text)
             report.add(ReportKind.DROPPED, f'model[{m.name}]/{tag}',
                        f'URDF has no <{tag}>: kept in <gazebo>', *where(m.loc))
-    for model in _models(m):
+    for model in all_models([m]):
         for plugin in model.plugins:
             blocks.verbatim('', plugin.xml)
             nested = ' (link and joint names in its parameters are not rewritten)' \
