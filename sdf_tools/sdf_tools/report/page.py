@@ -126,7 +126,8 @@ def viewer_html(report: Report) -> str:
             '<h3>Kinematic tree</h3><div class="tree-box">' + svg + '</div>'
             '<h3>Joints</h3><div id="sliders"></div></div></div>' + _scene_notes(report) +
             '<p class="note">Drag to rotate, right-drag to pan, wheel to zoom; hover a link to see '
-            "its name. The grid lies in the world's z = 0 plane, its cell size written beside "
+            "its name. The grid lies in the world's z = 0 plane (under the model when it floats "
+            'further from it than its own size), its cell size written beside '
             'the view; the world frame is drawn at the origin. Centres of mass are spheres sized '
             'by mass; inertia boxes are the uniform boxes with the same mass and principal '
             'moments.</p></section>')

@@ -99,13 +99,20 @@ function addGround() {
   const divisions = Math.round(2 * half / gridCell);
   const grid = new THREE.GridHelper(2 * half, divisions, 0x8a96a3, 0xc3ccd5);
   // three.js is Y up: the grid's plane is (x, -z) of our root, i.e. the world's xy plane.
-  grid.position.set(Math.round(c.x / gridCell) * gridCell, 0, Math.round(c.z / gridCell) * gridCell);
+  // It lies at z = 0, the ground, unless the model floats (or sinks) further from it than
+  // its own size: then under the model's lowest point, or it would be out of sight.
+  const far = box.min.y > extent || box.max.y < -extent;
+  const z = far ? Math.floor(box.min.y / gridCell) * gridCell : 0;
+  grid.position.set(Math.round(c.x / gridCell) * gridCell, z, Math.round(c.z / gridCell) * gridCell);
   scene.add(layer('grid', grid));
   const world = triad(Math.max(gridCell, 0.12 * extent), 0.025);
   world.userData.world = true;
   root.add(layer('grid', world));
   const label = document.getElementById('scale');
-  if (label) label.textContent = 'grid: ' + gridCell.toPrecision(1).replace(/\.0+$/, '') + ' m cells';
+  if (label) {
+    label.textContent = 'grid: ' + gridCell.toPrecision(1).replace(/\.0+$/, '') + ' m cells'
+      + (z ? ', at z = ' + Number(z.toPrecision(6)) + ' m' : '');
+  }
 }
 
 let ROD = null, TRIAD_MATS = null;  // made on first use: a page without a view has no three.js

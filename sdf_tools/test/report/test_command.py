@@ -93,3 +93,38 @@ def test_xacro_arguments_after_the_options(tmp_path: Path, data_dir: Path) -> No
     assert main(['report', str(xacro), '-o', str(out), 'prefix:=left_']) in (0, 1)
     assert 'left_' in out.read_text()
     assert main(['report', str(xacro), '-o', str(out), 'prefix']) == 2
+
+
+URDF_LUMPED = """<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="dummy"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="sensor_frame"/>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="dummy"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="j2" type="revolute"><parent link="dummy"/><child link="arm"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="fix" type="fixed"><parent link="base"/><child link="sensor_frame"/></joint>
+</robot>
+"""
+
+
+def test_check_strict_and_report_say_the_same_lines_once(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # A massless link lumping saves and one it does not: one line each, the same in both.
+    path = tmp_path / 'r.urdf'
+    path.write_text(URDF_LUMPED)
+    assert main(['check', str(path), '--strict']) == 1
+    err = capsys.readouterr().err
+    said = sorted(re.findall(r':(\d+): (?:error|warning|note): \[(\w+)\]', err))
+    assert main(['report', str(path), '--json']) == 0
+    data = json.loads(capsys.readouterr().out)
+    listed = sorted((str(p['line']), p['code']) for p in data['problems'])
+    assert said == listed
+    about = {line: code for line, code in said}
+    assert about['4'] == 'MASSLESS_LINK' and about['6'] == 'MASSLESS_LINK'
+    assert len([1 for line, _ in said if line in ('4', '6')]) == 2
+    assert 'WARNING' not in {code for _, code in said}
+    notes = [p for p in data['problems'] if p['severity'] == 'note']
+    assert [(p['subject'], p['code']) for p in notes] == [('r::sensor_frame', 'MASSLESS_LINK')]

@@ -262,3 +262,14 @@ def test_page_without_a_view_runs_its_script(text: str, browser: Browser, tmp_pa
     assert browser.console_errors() == []
     assert browser.evaluate('document.getElementById("view")') is None
     assert browser.evaluate('document.getElementById("verdict-libsdformat").textContent')
+
+
+def test_floating_model_still_has_its_grid(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    """A model 10 m up (libsdformat's placement-frame test models): the grid moves under it."""
+    source = tmp_path / 'floating.sdf'
+    source.write_text(BARE.replace('<model name="bare">', '<model name="bare"><pose>0 0 10 0 0 0</pose>')
+                      .replace('<parent>world</parent>', '<parent>base</parent>')
+                      .replace('<link name="base"/>', '<link name="base"/><link name="stand"/>')
+                      .replace('<child>base</child>', '<child>stand</child>'))
+    check_first_view(browser, _page(source, tmp_path), shots, 'first_floating')
+    assert 'at z = 10 m' in browser.evaluate('document.getElementById("scale").textContent')
