@@ -95,6 +95,10 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'default': _D.usd_mesh_approximation,
         'help': 'USD output: collision approximation of meshes on moving bodies, which PhysX '
         'cannot simulate as triangles; static bodies keep triangles (default: %(default)s)'}),
+    ('actuators', ('--actuators',), {
+        'choices': ConversionOptions.CHOICES['actuators'], 'default': _D.actuators,
+        'help': 'MJCF output: an actuator on every joint with an effort limit no transmission '
+        'drives: position servos (kp from the effort) or motors (default: %(default)s)'}),
 ]
 
 

@@ -58,6 +58,9 @@ class ConversionOptions:
             mesh collisions on moving bodies (PhysX simulates no triangle mesh on a
             dynamic body); a body that never moves keeps its triangles ('none').
             ``mesh_collision`` 'convex' or 'box' decides for every body.
+        actuators: MJCF export: give every hinge and slide with an effort limit
+            that no transmission drives an actuator, as Menagerie's robots have
+            ('position': a servo, 'motor': a torque or force; 'none').
         assets_dir: MJCF written to a file: the directory its meshes, height
             fields and textures are copied to and named from (relative to the
             output's directory, or absolute; '' for ``assets`` next to it).
@@ -82,6 +85,7 @@ class ConversionOptions:
     break_loops: bool = False
     assets_dir: str = ''
     usd_mesh_approximation: str = 'convexHull'
+    actuators: str = 'none'
     xacro_args: dict[str, str] = field(default_factory=dict)
 
     CHOICES = {
@@ -89,6 +93,7 @@ class ConversionOptions:
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
         'uris': ('keep', 'model', 'file'),
         'mesh_collision': ('keep', 'box', 'convex'),
+        'actuators': ('none', 'position', 'motor'),
         'usd_mesh_approximation': ('convexHull', 'convexDecomposition', 'meshSimplification',
                                    'boundingSphere', 'boundingCube', 'none'),
     }

@@ -144,7 +144,8 @@ def test_flags_build_the_options() -> None:
         '--root-transform', '1 2 3 0 0 0', '--self-collide', 'off', '--visual-as-collision',
         '--inertia-from-geometry', '--mesh-collision', 'box', '--no-joint-drive-from-transmission',
         '--model', 'm', '--scope-separator', '/', '--drop-frames', '--break-loops', 'b:=2',
-        '--assets-dir', 'meshes', '--usd-mesh-approximation', 'convexDecomposition'])
+        '--assets-dir', 'meshes', '--usd-mesh-approximation', 'convexDecomposition',
+        '--actuators', 'motor'])
     opts, problems = options_from_args(ns)
     assert not problems
     defaults = ConversionOptions()

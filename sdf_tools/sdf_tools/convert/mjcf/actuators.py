@@ -12,6 +12,14 @@ velocity   ``<velocity>``, ``ctrlrange`` = +-velocity limit; default kv=1
 
 Ranges come from the joint's own limits, so an actuator never asks for a
 position the joint cannot reach.
+
+On request (``actuators``), every other hinge and slide with an effort limit
+gets one as Menagerie's robots have them, so that a floating robot can hold
+itself: ``'position'`` -- a ``<position>`` servo of ``forcerange`` +-effort,
+``kp`` = effort / :data:`FULL_EFFORT_ERROR` (the full effort at an error of
+0.1 rad or 0.1 m) and ``dampratio`` 1 (critical damping, MuJoCo computes
+``kv`` from the inertia); ``'motor'`` -- a ``<motor>`` of ``ctrlrange``
++-effort. Each is reported as assumed: tune the gains.
 """
 from __future__ import annotations
 
@@ -21,9 +29,11 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.joint_drives import commanded_joints
 from sdf_tools.convert.mjcf.joints import finite_range
 from sdf_tools.convert.mjcf.writer import MjcfDocument, nums, sub
-from sdf_tools.model import Joint, Model
+from sdf_tools.model import Joint, JointAxis, Model
 
 _TAGS = {'effort': 'motor', 'position': 'position', 'velocity': 'velocity'}
+#: The position error (rad or m) at which an ``actuators='position'`` servo gives full effort.
+FULL_EFFORT_ERROR = 0.1
 
 
 def _ranges(kind: str, joint: Joint) -> dict[str, str | None]:
@@ -71,3 +81,37 @@ def write_actuators(doc: MjcfDocument, source: Model, joints: dict[str, tuple[st
         report.add(ReportKind.ASSUMED, f'joint[{name}]/drive', f'commanded through the {kind} '
                    f'interface: <{_TAGS[kind]}> actuator{gain} (joint_drive_from_transmission)',
                    file, line)
+
+
+def write_effort_actuators(doc: MjcfDocument, joints: list[tuple[str, Joint, JointAxis | None]],
+                           kind: str, report: ConversionReport) -> None:
+    """Write a ``kind`` ('position' or 'motor') actuator on each joint with an effort limit.
+
+    Args:
+        doc: the MJCF document.
+        joints: (MJCF hinge/slide name, source joint, the axis it moves about), in order;
+            joints that already have an actuator are left out by the caller.
+        kind: the ``actuators`` option.
+        report: receives one entry per actuator, or per joint without an effort limit.
+    """
+    for name, joint, a in joints:
+        loc = (joint.loc.file, joint.loc.line) if joint.loc else (None, None)
+        effort = a.effort if a is not None and math.isfinite(a.effort) and a.effort > 0 else None
+        if effort is None:
+            report.add(ReportKind.DROPPED, f'joint[{joint.name}]/actuator', f'no effort limit: '
+                       f'no <{kind}> actuator (actuators={kind})', *loc)
+            continue
+        if kind == 'motor':
+            sub(doc.section('actuator'), 'motor', name=name, joint=name,
+                ctrlrange=nums((-effort, effort)))
+            what = f'<motor> of ctrlrange +-{effort!r}'
+        else:
+            limits = finite_range(a) if a is not None and joint.type != 'continuous' else None
+            kp = effort / FULL_EFFORT_ERROR
+            sub(doc.section('actuator'), 'position', name=name, joint=name, kp=nums((kp,)),
+                dampratio='1', forcerange=nums((-effort, effort)),
+                ctrlrange=nums(limits) if limits is not None and limits[0] < limits[1] else None)
+            what = (f'<position> servo of kp {kp!r} (full effort {effort!r} at an error of '
+                    f'{FULL_EFFORT_ERROR}), dampratio 1')
+        report.add(ReportKind.ASSUMED, f'joint[{joint.name}]/actuator', f'{what} from the '
+                   f'effort limit (actuators={kind}): tune the gains', *loc)

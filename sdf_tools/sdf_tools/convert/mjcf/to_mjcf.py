@@ -36,7 +36,7 @@ from lxml import etree
 from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.flatten import flatten
-from sdf_tools.convert.mjcf.actuators import write_actuators
+from sdf_tools.convert.mjcf.actuators import write_actuators, write_effort_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
 from sdf_tools.convert.mjcf.contact import CollisionBody, write_collision_filter
 from sdf_tools.convert.mjcf.geometry import Assets
@@ -50,7 +50,7 @@ from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
-from sdf_tools.model import Document, Joint, Model, World
+from sdf_tools.model import Document, Joint, JointAxis, Model, World
 
 __all__ = ['convert_to_mjcf']
 SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
@@ -198,6 +198,20 @@ def _joint_index(ex: ModelExport, source: Model) -> dict[str, tuple[str, Joint]]
     return out
 
 
+def _unactuated(ex: ModelExport, mj: MjcfDocument) -> list[tuple[str, Joint, JointAxis | None]]:
+    """Return the hinges and slides written for ``ex`` that no actuator drives yet."""
+    driven = {el.get('joint') for el in mj.section('actuator')}
+    out: list[tuple[str, Joint, JointAxis | None]] = []
+    for j in ex.flat.joints:
+        names = ex.joints.written.get(j.name, [])
+        axes = [j.joint.axis, j.joint.axis2] if j.joint.type in ('universal', 'revolute2') \
+            else [j.joint.axis2 if j.joint.type == 'gearbox' else j.joint.axis]
+        if j.joint.type in ('ball', 'screw'):
+            continue  # a ball has no axis to servo; a screw's slide follows its hinge
+        out += [(n, j.joint, a) for n, a in zip(names, axes, strict=False) if n not in driven]
+    return out
+
+
 def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> ConversionResult:
     """Export the model(s) of a loaded file to MJCF text.
 
@@ -235,6 +249,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         _model_losses(model, report)
         if options.joint_drive_from_transmission and result.document.model is not None:
             write_actuators(mj, result.document.model, _joint_index(ex, model), report)
+        if options.actuators != 'none':
+            write_effort_actuators(mj, _unactuated(ex, mj), options.actuators, report)
         bodies += ex.collision_bodies
         errors += ex.errors
         balance = balance or ex.balance

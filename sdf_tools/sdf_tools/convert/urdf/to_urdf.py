@@ -50,7 +50,7 @@ UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 # Options that have no effect on a conversion to URDF (SDFormat-only, or engine exports only).
 _SDF_ONLY = ('sdf_version', 'keep_fixed_joints', 'massless_links', 'self_collide', 'assets_dir',
              'inertia_from_geometry', 'mesh_collision', 'joint_drive_from_transmission',
-             'collapse_fixed_joints', 'usd_mesh_approximation')
+             'collapse_fixed_joints', 'usd_mesh_approximation', 'actuators')
 
 Picked = tuple[Model, FrameGraphs, World | None]
 

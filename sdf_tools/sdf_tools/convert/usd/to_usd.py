@@ -317,7 +317,7 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
 
 #: Options about SDFormat or URDF text only: fixed joints are always FixedJoints in USD, a
 #: loop-closing joint is always kept (excludeFromArticulation).
-_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops', 'assets_dir')
+_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops', 'assets_dir', 'actuators')
 
 
 def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
