@@ -30,6 +30,12 @@ from sdf_tools.convert.mjcf.inertia import (
     write_inertial,
 )
 from sdf_tools.convert.mjcf.joints import MOVING, JointContext, write_couplings, write_joint
+from sdf_tools.convert.mjcf.sensors import (
+    SensorContext,
+    report_unwritten,
+    write_joint_sensors,
+    write_link_sensors,
+)
 from sdf_tools.convert.mjcf.tree import BodyTree
 from sdf_tools.convert.mjcf.writer import num, pose_attrs, sub
 from sdf_tools.convert.options import ConversionOptions
@@ -54,6 +60,7 @@ class ModelExport:
     collision_bodies: list[CollisionBody] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     balance: bool = False
+    sensors: SensorContext | None = None
 
     @property
     def report(self) -> ConversionReport:
@@ -110,8 +117,7 @@ def _settle_inertials(ex: ModelExport) -> dict[str, Inertial | None]:
 def _link_losses(ex: ModelExport, fl: FlatLink, body: etree._Element) -> None:
     link: Link = fl.link
     label = f'link[{fl.scoped}]'
-    lost = [('sensor', s.name, s.type, s.loc) for s in link.sensors]
-    lost += [('light', x.name, x.type, x.loc) for x in link.lights]
+    lost = [('light', x.name, x.type, x.loc) for x in link.lights]
     for what, name, kind, loc in lost:
         ex.report.add(ReportKind.DROPPED, f'{label}/{what}[{name}]',
                       f'{what} of type [{kind}]: not exported to MJCF', *where(loc))
@@ -174,6 +180,10 @@ def _body(ex: ModelExport, parent_el: etree._Element, name: str, parent: str | N
     here: Weld = (ex.prefix + fl.name, weld[0]) if moving else weld
     _inertial(ex, fl, body, inertials[name])
     _geoms(ex, fl, body, here)
+    assert ex.sensors is not None
+    write_link_sensors(ex.sensors, fl, body)
+    if pj is not None:
+        write_joint_sensors(ex.sensors, pj, fl, body)
     _link_losses(ex, fl, body)
     for child in ex.tree.children.get(name, []):
         _body(ex, body, child, name, here, inertials)
@@ -190,6 +200,8 @@ def _loop_body(ex: ModelExport, j: FlatJoint, worldbody: etree._Element) -> None
     name = ex.flat.namer.take(f'{j.name}__loop')
     body = sub(holder, 'body', name=ex.prefix + name, **pose_attrs(pose))
     write_joint(body, j, child.vid, ex.joints)
+    assert ex.sensors is not None
+    write_joint_sensors(ex.sensors, j, child, body)
     mass = ex.options.default_mass
     write_inertial(body, default_inertial(Link(name), mass), Transform())
     sub(ex.joints.doc.section('equality'), 'weld', name=f'{ex.prefix}{j.name}__closure',
@@ -215,9 +227,11 @@ def _sites(ex: ModelExport, worldbody: etree._Element) -> None:
 def export_model(ex: ModelExport, worldbody: etree._Element) -> None:
     """Write the bodies, joints, sites and couplings of one model."""
     inertials = _settle_inertials(ex)
+    ex.sensors = SensorContext(ex.joints.doc, ex.flat, ex.report, ex.prefix)
     for root in ex.tree.roots():
         _body(ex, worldbody, root, None, ('', ''), inertials)
     for j in ex.tree.cuts:
         _loop_body(ex, j, worldbody)
     _sites(ex, worldbody)
+    report_unwritten(ex.sensors)
     write_couplings(ex.joints, ex.tree.couplings, ex.tree.parent_joint)

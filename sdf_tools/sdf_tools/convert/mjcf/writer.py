@@ -14,6 +14,7 @@ The skeleton every export fills (sections are dropped when empty)::
       <contact>...</contact>      excluded pairs
       <equality>...</equality>    loop closures, mimic, gearbox and screw couplings
       <actuator>...</actuator>    drives from <transmission>/<ros2_control>
+      <sensor>...</sensor>        MuJoCo's sensors for SDFormat's (mjcf/sensors.py)
       <custom>...</custom>        what MuJoCo has no element for (velocity limits)
     </mujoco>
 
@@ -37,7 +38,7 @@ from sdf_tools.transform import Transform
 
 TINY = 1e-300  # written as 0
 SECTIONS = ('option', 'default', 'asset', 'worldbody', 'contact', 'equality',
-            'actuator', 'custom')
+            'actuator', 'sensor', 'custom', 'keyframe')
 
 
 def num(x: float) -> str:
