@@ -1,9 +1,12 @@
-"""What libsdformat's URDF conversion keeps, for the checks it makes afterwards.
+"""What libsdformat's URDF conversion keeps: the one home of its lumping rules.
 
 libsdformat converts a URDF before it validates it: fixed joints are lumped
 (the child link's mass folds into its parent), so inertia is judged on the
 lumped sums and a joint/link name clash matters only when both survive.
 Our model keeps every link; these checks reproduce libsdformat's verdict.
+Which fixed joints are lumped, kept (``preserveFixedJoint``) or locked
+(``disableFixedJointLumping``) is decided here for the reader, the
+``<gazebo>`` blob check and the URDF -> SDFormat converter alike.
 """
 from __future__ import annotations
 
@@ -17,10 +20,21 @@ from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
 from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
-from sdf_tools.sdf.values import parse_bool_text
 from sdf_tools.transform import IDENTITY, Transform
 
-_KEEP_TAGS = ('preserveFixedJoint', 'disableFixedJointLumping')
+#: The ``<gazebo reference="joint">`` switches that keep a fixed joint from being lumped.
+LUMPING_SWITCHES = ('preserveFixedJoint', 'disableFixedJointLumping')
+
+
+def switch_on(el: etree._Element) -> bool:
+    """Whether a ``<gazebo>`` switch is on, as ``parser_urdf.cc`` reads it.
+
+    Its ``value`` attribute, else its text, trimmed (``GetKeyValueAsString``), is
+    ``true`` or ``yes`` in any case, or ``1``.
+    """
+    value = el.get('value')
+    text = (value if value is not None else el.text or '').strip()
+    return text.lower() in ('true', 'yes') or text == '1'
 
 
 def _gazebo_blocks(model: Model) -> Iterator[etree._Element]:
@@ -36,11 +50,11 @@ def _gazebo_blocks(model: Model) -> Iterator[etree._Element]:
 
 def _switches(model: Model) -> dict[str, set[str]]:
     """Joints named by each lumping switch of a ``<gazebo reference>`` block."""
-    out: dict[str, set[str]] = {tag: set() for tag in _KEEP_TAGS}
+    out: dict[str, set[str]] = {tag: set() for tag in LUMPING_SWITCHES}
     for el in _gazebo_blocks(model):
         ref = el.get('reference')
         for c in el:
-            if ref and c.tag in out and parse_bool_text(c.text or ''):
+            if ref and c.tag in out and switch_on(c):
                 out[str(c.tag)].add(ref)
     return out
 

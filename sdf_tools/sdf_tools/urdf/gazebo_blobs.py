@@ -20,6 +20,7 @@ from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.spec import ElementSpec
 from sdf_tools.sdf.spec.check import SpecChecker, spec_for_version
+from sdf_tools.urdf.conversion import LUMPING_SWITCHES, switch_on
 
 # The <gazebo> children parser_urdf.cc reads itself instead of copying them.
 _READ_BY_LIBSDFORMAT = frozenset({
@@ -32,15 +33,11 @@ _READ_BY_LIBSDFORMAT = frozenset({
     'pose',
 })
 
-_KEEPS_FIXED = ('preserveFixedJoint', 'disableFixedJointLumping')
-
-
 def _kept_joints(root: etree._Element) -> set[str]:
     """Joints that stay joints in libsdformat's model: not fixed, or kept fixed."""
     kept = {j.get('name', '') for j in root.iterchildren('joint') if j.get('type') != 'fixed'}
     for g in root.iterchildren('gazebo'):
-        if any((c.text or '').strip() in ('true', '1') for tag in _KEEPS_FIXED
-               for c in g.iterchildren(tag)):
+        if any(switch_on(c) for tag in LUMPING_SWITCHES for c in g.iterchildren(tag)):
             kept.add(g.get('reference', ''))
     return kept
 

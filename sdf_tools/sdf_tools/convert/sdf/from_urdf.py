@@ -31,7 +31,7 @@ from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.poses import identity_pose
 from sdf_tools.convert.sdf import gazebo_apply as ga
 from sdf_tools.convert.sdf.gazebo_model import Targets, apply_to_model, check_blocks
-from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, lumping_switches, parse_blocks
+from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, parse_blocks
 from sdf_tools.convert.sdf.joint_types import JointOutput, floating, locked_revolute, planar
 from sdf_tools.convert.sdf.lumping import (
     Body,
@@ -47,6 +47,7 @@ from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
 from sdf_tools.model.massless import is_massless
+from sdf_tools.urdf.conversion import locked_joints, preserved_joints
 from sdf_tools.urdf.link import sdf_shape_name
 
 
@@ -89,12 +90,12 @@ def _on_lump(state: UrdfState, link: str, joint: Joint) -> None:
 
 
 def _lump(state: UrdfState) -> None:
-    preserve, disable = lumping_switches(state.blocks)
-    state.locked = disable
+    kept = preserved_joints(state.model)  # libsdformat's rules (urdf/conversion.py)
+    state.locked = locked_joints(state.model)
     opts = state.options
     fold = folds_massless(opts.massless_links)
     lumpable = {j.name for j in state.model.joints if j.type == 'fixed'
-                and j.name not in preserve | disable and (not opts.keep_fixed_joints or fold)}
+                and j.name not in kept and (not opts.keep_fixed_joints or fold)}
 
     def should_lump(joint: Joint) -> bool:
         return not opts.keep_fixed_joints or no_mass_for(state.bodies[joint.child].link.inertial,
@@ -114,7 +115,7 @@ def _lump(state: UrdfState) -> None:
                 state.report.add(ReportKind.DROPPED, f'gazebo[reference={b.reference}]/{tag}',
                                  f'[{b.reference}] is not a fixed joint: libsdformat ignores it',
                                  file, value.line)
-            elif value.value is True and b.reference in (preserve | disable):
+            elif value.value is True and b.reference in kept:
                 state.report.add(ReportKind.KEPT, f'gazebo[reference={b.reference}]/{tag}',
                                  f'joint [{b.reference}] {what}', file, value.line)
             else:

@@ -25,6 +25,7 @@ from lxml import etree
 from sdf_tools.model import Extra
 from sdf_tools.model.common import Loc
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.urdf.conversion import LUMPING_SWITCHES
 from sdf_tools.xmlsafe import line_of
 
 #: Tags libsdformat reads for links (and their visuals/collisions).
@@ -47,7 +48,6 @@ _INTEGER = re.compile(r'\s*([+-]?\d+)')
 _BOOL_TAGS = ('selfCollide', 'provideFeedback', 'implicitSpringDamper', 'cfmDamping',
               'disableFixedJointLumping', 'preserveFixedJoint', 'static')
 _STRING_TAGS = ('material', 'fdir1')
-_SWITCHES = ('disableFixedJointLumping', 'preserveFixedJoint')
 
 
 @dataclass
@@ -151,7 +151,7 @@ def parse_block(extra: Extra) -> GazeboBlock | None:
         key = 'implicitSpringDamper' if tag == 'cfmDamping' else tag  # one setting, two names
         if value is None:
             block.problems.append(item)
-        elif not (key in _SWITCHES and block.get(key) is True):
+        elif not (key in LUMPING_SWITCHES and block.get(key) is True):
             block.values[key] = item  # a switch once on stays on, as in libsdformat
     return block
 
@@ -160,13 +160,3 @@ def parse_blocks(extras: list[Extra]) -> list[GazeboBlock]:
     """Return the model's ``<gazebo>`` blocks in document order."""
     blocks = [parse_block(e) for e in extras if e.tag == 'gazebo']
     return [b for b in blocks if b is not None]
-
-
-def lumping_switches(blocks: list[GazeboBlock]) -> tuple[set[str], set[str]]:
-    """Return the joints named with ``preserveFixedJoint`` and with ``disableFixedJointLumping``.
-
-    A joint named with both is preserved (libsdformat: the newer option wins).
-    """
-    preserve = {b.reference for b in blocks if b.get('preserveFixedJoint') is True}
-    disable = {b.reference for b in blocks if b.get('disableFixedJointLumping') is True}
-    return preserve, disable - preserve
