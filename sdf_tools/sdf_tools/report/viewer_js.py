@@ -56,18 +56,22 @@ function buildLinks() {
 }
 
 function sceneSize() {
-  // What the camera frames: the links (their origins, the joints between them) and their
-  // geometry -- never <frame>s, lights or a ground plane, which may lie far off.
+  // What the camera frames: the links that carry geometry, with it -- never <frame>s,
+  // lights, a ground plane or a sensor link 333 m away, which may lie far off. A model
+  // without any geometry is framed by its link and joint origins.
   const box = new THREE.Box3();
   root.updateMatrixWorld(true);
   LAYERS.visual.concat(LAYERS.collision).forEach(o => {
     if (!o.userData.plane) box.expandByObject(o);
   });
+  const bare = box.isEmpty();
   groups.forEach(g => {
-    if (g.visible) box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(g.matrixWorld));
+    if (g.visible && (bare || g.userData.drawn)) {
+      box.expandByPoint(new THREE.Vector3().setFromMatrixPosition(g.matrixWorld));
+    }
   });
   DATA.joints.forEach(j => {
-    if (j.origin) box.expandByPoint(new THREE.Vector3(...j.origin).applyMatrix4(root.matrixWorld));
+    if (bare && j.origin) box.expandByPoint(new THREE.Vector3(...j.origin).applyMatrix4(root.matrixWorld));
   });
   if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
   // A model without geometry whose links sit at one point: its inertia boxes give a size.
@@ -110,7 +114,7 @@ function addGround() {
   root.add(layer('grid', world));
   const label = document.getElementById('scale');
   if (label) {
-    label.textContent = 'grid: ' + gridCell.toPrecision(1).replace(/\.0+$/, '') + ' m cells'
+    label.textContent = 'grid: ' + Number(gridCell.toPrecision(1)) + ' m cells'
       + (z ? ', at z = ' + Number(z.toPrecision(6)) + ' m' : '');
   }
 }
@@ -346,6 +350,7 @@ function attachGeometry(gltf) {
     obj.traverse(o => { if (o.isMesh) o.material = mat; });
     obj.userData.plane = s.plane;
     obj.userData.link = s.link;
+    if (!s.plane) groups[s.link].userData.drawn = true;  // framed by the camera (sceneSize)
     groups[s.link].add(layer(s.kind, obj));
   });
 }

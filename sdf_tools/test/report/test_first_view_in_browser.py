@@ -160,10 +160,13 @@ def check_first_view(browser: Browser, page: Path, shots: Path, name: str) -> di
     assert grid > MIN_GRID_PIXELS, f'{name}: no grid to see ({grid} pixels): {with_grid}'
     size, cell = browser.evaluate('[sdfReport.size, sdfReport.gridCell]')
     assert size / 25 <= cell <= size / 4, (size, cell)
-    # The camera frames the links: every placed link origin is drawn inside the view.
+    # The camera frames the links: every placed link with geometry (every placed link, in a
+    # model without any) has its origin drawn inside the view.
     outside = browser.evaluate(
         '(() => { const v = document.querySelector("#view canvas").getBoundingClientRect();'
-        ' return sdfReport.groups.map((g, i) => [i, g.visible, sdfReport.screenOf(i)])'
+        ' const bare = !sdfReport.groups.some(g => g.userData.drawn);'
+        ' return sdfReport.groups.map((g, i) => [i, g.visible && (bare || g.userData.drawn),'
+        '  sdfReport.screenOf(i)])'
         '  .filter(([i, seen, p]) => seen && (p.x < v.left - 1 || p.x > v.right + 1'
         '   || p.y < v.top - 1 || p.y > v.bottom + 1)).map(([i]) => sdfReport.links[i]); })()')
     assert outside == [], f'{name}: links outside the first view: {outside[:5]}'
@@ -273,3 +276,16 @@ def test_floating_model_still_has_its_grid(browser: Browser, shots: Path, tmp_pa
                       .replace('<child>base</child>', '<child>stand</child>'))
     check_first_view(browser, _page(source, tmp_path), shots, 'first_floating')
     assert 'at z = 10 m' in browser.evaluate('document.getElementById("scale").textContent')
+
+
+def test_far_off_link_without_geometry_is_not_framed(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    """A sensor link 333 m away (libsdformat's urdf_gazebo_extensions): the view stays on the robot."""
+    source = tmp_path / 'far.urdf'
+    source.write_text(
+        '<?xml version="1.0"?><robot name="r"><link name="base"><inertial><mass value="1"/>'
+        '<inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>'
+        '<visual><geometry><box size="0.4 0.4 0.4"/></geometry></visual></link>'
+        '<link name="sensor"/><joint name="mount" type="fixed"><parent link="base"/>'
+        '<child link="sensor"/><origin xyz="333 0 0"/></joint></robot>')
+    seen = check_first_view(browser, _page(source, tmp_path), shots, 'first_far_sensor')
+    assert seen['size'] < 2 and seen['model'] > 0.05
