@@ -299,19 +299,22 @@ def worker(path: str, profile_out: str | None, profiler: str = 'cprofile') -> No
     }))
 
 
-def run_ours(path: Path, repeat: int, env: dict[str, str]) -> dict:
-    runs = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), '--_worker',
-                               str(path)], env=env, capture_output=True, text=True, check=False)
-        e2e = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise RuntimeError(f'our worker failed on {path} (exit {proc.returncode}):\n'
-                               f'{proc.stderr[-4000:]}')
-        data = json.loads(proc.stdout.strip().splitlines()[-1])
-        data['e2e_seconds'] = e2e
-        runs.append(data)
+def ours_once(path: Path, env: dict[str, str]) -> dict:
+    """One fresh worker process on ``path``: what it measured, and its whole-process time."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), '--_worker',
+                           str(path)], env=env, capture_output=True, text=True, check=False)
+    e2e = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f'our worker failed on {path} (exit {proc.returncode}):\n'
+                           f'{proc.stderr[-4000:]}')
+    data: dict = json.loads(proc.stdout.strip().splitlines()[-1])
+    data['e2e_seconds'] = e2e
+    return data
+
+
+def summarize_ours(runs: list[dict]) -> dict:
+    """The best of several worker runs (times: the fastest; memory: the largest)."""
     best = min(runs, key=lambda d: d['seconds'])
     peak_kb = max((d['hwm_kb'] or d['ru_maxrss_kb']) for d in runs)
     return {
@@ -325,7 +328,7 @@ def run_ours(path: Path, repeat: int, env: dict[str, str]) -> dict:
         'ru_maxrss_mb': max(d['ru_maxrss_kb'] for d in runs) / 1024.0,
         'child_mb': max(d['child_maxrss_kb'] for d in runs) / 1024.0,
         'cpu_seconds': best['cpu_seconds'], 'child_cpu_seconds': best['child_cpu_seconds'],
-        'native': best['native'],
+        'native': best['native'], 'module': best['module'],
         'valid': best['valid'], 'n_errors': best['n_errors'], 'errors': best['errors'],
         'n_warnings': best['n_warnings'], 'links': best['links'], 'joints': best['joints'],
         'frames': best['frames'], 'models': best['models'], 'unresolved': best['unresolved'],
@@ -343,18 +346,13 @@ print(t1 - t0)
 '''
 
 
-def run_lxml(path: Path, repeat: int, env: dict[str, str]) -> tuple[float, float]:
-    """Best wall time of lxml's bare parse of ``path`` (fresh process each), in the process and
-    of the whole process: any lxml-based reader's floor, measured in the same run as ours so
-    the ratio survives a noisy machine."""
-    best = best_e2e = math.inf
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, '-c', LXML_PARSE, str(path)], env=env,
-                              capture_output=True, text=True, check=True)
-        best_e2e = min(best_e2e, time.perf_counter() - t0)
-        best = min(best, float(proc.stdout.strip().splitlines()[-1]))
-    return best, best_e2e
+def lxml_once(path: Path, env: dict[str, str]) -> tuple[float, float]:
+    """lxml's bare parse of ``path`` in a fresh process: its time in the process and the whole
+    process's; any lxml-based reader's floor."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, '-c', LXML_PARSE, str(path)], env=env,
+                          capture_output=True, text=True, check=True)
+    return float(proc.stdout.strip().splitlines()[-1]), time.perf_counter() - t0
 
 
 DRAKE_PARSE = '''
@@ -368,26 +366,52 @@ print(time.perf_counter() - t0, plant.num_bodies())
 '''
 
 
-def run_drake(path: Path, repeat: int) -> dict | None:
-    """Best wall time of Drake's parser (``Parser.AddModels`` into a ``MultibodyPlant``, its
-    own libsdformat) on ``path``, in the process and of the whole process; None without
-    pydrake (``pip install drake``, pinned in requirements.txt)."""
-    if importlib.util.find_spec('pydrake') is None:
-        return None
-    best = best_e2e = math.inf
-    bodies = 0
+def drake_once(path: Path) -> dict:
+    """Drake's parser (``Parser.AddModels`` into a ``MultibodyPlant``, its own libsdformat) on
+    ``path`` in a fresh process: its time in the process and the whole process's."""
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, '-c', DRAKE_PARSE, str(path)],
+                          capture_output=True, text=True, check=False, cwd=tempfile.gettempdir())
+    e2e = time.perf_counter() - t0
+    if proc.returncode != 0:
+        return {'error': proc.stderr.strip()[-500:]}
+    seconds, n = proc.stdout.split()[-2:]
+    return {'seconds': float(seconds), 'e2e_seconds': e2e, 'bodies': int(n)}
+
+
+def measure_round_robin(path: Path, repeat: int, env: dict[str, str],
+                        compiled_env: dict[str, str] | None, serial: bool,
+                        drake: bool) -> dict:
+    """Every contender once per round, ``repeat`` rounds; the best of each.
+
+    Round by round rather than one contender after the other: on a shared machine whose
+    speed swings within minutes, each ratio then compares runs made in the same minutes.
+    """
+    runs: dict[str, list] = {'ours': [], 'compiled': [], 'serial': [], 'lxml': [], 'drake': []}
     for _ in range(repeat):
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, '-c', DRAKE_PARSE, str(path)],
-                              capture_output=True, text=True, check=False, cwd=tempfile.gettempdir())
-        e2e = time.perf_counter() - t0
-        if proc.returncode != 0:
-            return {'error': proc.stderr.strip()[-500:]}
-        seconds, n = proc.stdout.split()[-2:]
-        best, best_e2e, bodies = min(best, float(seconds)), min(best_e2e, e2e), int(n)
-        if e2e > 60:
-            break
-    return {'seconds': best, 'e2e_seconds': best_e2e, 'bodies': bodies}
+        runs['ours'].append(ours_once(path, env))
+        if compiled_env is not None:
+            runs['compiled'].append(ours_once(path, compiled_env))
+        if serial:  # the spec check in this process (no second core used)
+            runs['serial'].append(ours_once(path, {**env, 'SDF_TOOLS_PARALLEL_CHECK': '0'}))
+        runs['lxml'].append(lxml_once(path, env))
+        if drake and not any('error' in d for d in runs['drake']):
+            runs['drake'].append(drake_once(path))
+    ok = [d for d in runs['drake'] if 'error' not in d]
+    drake_best = None
+    if ok:
+        drake_best = {'seconds': min(d['seconds'] for d in ok),
+                      'e2e_seconds': min(d['e2e_seconds'] for d in ok), 'bodies': ok[0]['bodies']}
+    elif runs['drake']:
+        drake_best = runs['drake'][-1]  # its error
+    return {
+        'ours': summarize_ours(runs['ours']),
+        'compiled': summarize_ours(runs['compiled']) if runs['compiled'] else None,
+        'serial': summarize_ours(runs['serial']) if runs['serial'] else None,
+        'lxml_seconds': min(t for t, _ in runs['lxml']),
+        'lxml_e2e_seconds': min(e for _, e in runs['lxml']),
+        'drake': drake_best,
+    }
 
 
 # ---------------------------------------------------------------------------------------------
@@ -632,21 +656,14 @@ def main(argv: list[str] | None = None) -> int:
             path = out_dir / f'world_{n}x{LINKS_PER_MODEL}.sdf'
             path.write_text(world_sdf(n, args.seed), encoding='utf-8')
             size_mb = path.stat().st_size / 1e6
-            print(f'[bench] N={n}: {path} ({size_mb:.1f} MB); ours x{args.repeat} ...',
+            print(f'[bench] N={n}: {path} ({size_mb:.1f} MB); {args.repeat} rounds of ours '
+                  f'(default{", compiled" if compiled_env else ""}), lxml, Drake ...',
                   file=sys.stderr, flush=True)
-            ours = run_ours(path, args.repeat, env)
-            serial = compiled = None
-            if compiled_env is not None:
-                compiled = run_ours(path, args.repeat, compiled_env)
-            if n == TARGET_N:
-                # The same load with the spec check in this process (no second core used).
-                serial = run_ours(path, args.repeat, {**env, 'SDF_TOOLS_PARALLEL_CHECK': '0'})
-            lxml_s, lxml_e2e = run_lxml(path, args.repeat, env)
-            drake = None
-            if not args.no_drake:
-                print(f"[bench] N={n}: Drake's parser x{args.repeat} ...", file=sys.stderr,
-                      flush=True)
-                drake = run_drake(path, args.repeat)
+            drake_here = not args.no_drake and importlib.util.find_spec('pydrake') is not None
+            m = measure_round_robin(path, args.repeat, env, compiled_env, n == TARGET_N,
+                                    drake_here)
+            ours, compiled, serial, drake = m['ours'], m['compiled'], m['serial'], m['drake']
+            lxml_s, lxml_e2e = m['lxml_seconds'], m['lxml_e2e_seconds']
             exp = count_expected(n)
             mismatch = {k: (ours[k], v) for k, v in exp.items() if ours[k] != v}
             ign = None
