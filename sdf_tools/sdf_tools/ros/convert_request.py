@@ -129,7 +129,8 @@ def _respond(result: ConversionResult, req: ConvertRequest) -> ConvertResponse:
         errors = without_read_summary(report.errors)
         located = next((d for d in errors if d.file), None)
         resp.error_message = '\n'.join(str(d) for d in errors) or 'the conversion failed'
-        resp.error_file = (located.file or '') if located else ''
+        # input_text is no file: error_file stays empty, error_line is the line of the text
+        resp.error_file = (located.file or '') if located and located.file != TEXT_SOURCE else ''
         resp.error_line = (located.line or 0) if located else 0
         return resp
     resp.success, resp.output_text = True, result.text

@@ -77,8 +77,9 @@ class DescriptionPublisher(Node):
     def __init__(self, **kwargs: object) -> None:
         super().__init__('description_publisher', **kwargs)  # type: ignore[arg-type]
         for spec in PUBLISHER_PARAMS:
+            # dynamic typing: check_value refuses a wrong type naming both (see param_types)
             self.declare_parameter(spec.name, spec.default, ParameterDescriptor(
-                description=spec.description, dynamic_typing=spec.dynamic_typing))
+                description=spec.description, dynamic_typing=True))
         self.params = self._read_params()
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED)
         self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)

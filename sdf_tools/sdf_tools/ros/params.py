@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdf_tools.ros.param_types import type_name
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.xacro_args import parse_name_values, parse_name_values_text
 
@@ -125,7 +126,8 @@ def check_value(name: str, value: object) -> str | None:
     if name == 'publish_frequency':
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
                 or not 0.0 <= float(value) <= MAX_FREQUENCY:
-            return f'publish_frequency must be a number from 0 to {MAX_FREQUENCY:g}, not {value!r}'
+            return (f'publish_frequency must be a number from 0 to {MAX_FREQUENCY:g}, not '
+                    f'{type_name(value) + " " if isinstance(value, (bool, str)) else ""}{value!r}')
     elif name == 'robot_description_format':
         if value not in FORMATS:
             return f'robot_description_format must be one of {", ".join(FORMATS)}, not {value!r}'
@@ -143,9 +145,9 @@ def check_value(name: str, value: object) -> str | None:
             return '; '.join(problems)
     elif name in ('publish_frames', 'ignore_timestamp'):
         if not isinstance(value, bool):
-            return f'{name} must be true or false, not {value!r}'
+            return f'{name} must be true or false (a bool), not {type_name(value)} ({value!r})'
     elif not isinstance(value, str):
-        return f'{name} must be a string, not {value!r}'
+        return f'{name} must be a string, not {type_name(value)} ({value!r})'
     return None
 
 

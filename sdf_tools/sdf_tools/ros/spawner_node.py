@@ -39,15 +39,17 @@ from typing import Any
 
 import rclpy
 from geometry_msgs.msg import Pose
-from rcl_interfaces.msg import ParameterDescriptor
+from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rcl_interfaces.srv import GetParameters
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.node import Node
+from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
+from sdf_tools.ros.param_types import wrong_type
 from sdf_tools.ros.spin import init_or_explain
 from sdf_tools.spawn import (
     EntityInfo,
@@ -137,8 +139,10 @@ class SpawnerNode(Node):
                          automatically_declare_parameters_from_overrides=True, **kwargs)
         for name, default in {**PARAMETERS, **STARTUP_PARAMETERS}.items():
             if not self.has_parameter(name):
-                self.declare_parameter(name, default, ParameterDescriptor(
-                    dynamic_typing=name == 'xacro_args'))  # a list, or one shell-quoted string
+                # dynamic typing: _check_types refuses a wrong type naming both (param_types);
+                # xacro_args is a list or one shell-quoted string
+                self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
+        self.add_on_set_parameters_callback(self._check_types)
         self.exit_code: int | None = None
         self._group = ReentrantCallbackGroup()
         self._backend: SimulatorBackend | None = None
@@ -153,6 +157,15 @@ class SpawnerNode(Node):
             self._startup = self.create_timer(0.0, self._spawn_at_startup, callback_group=self._group)
 
     # --- plumbing -------------------------------------------------------------------------------
+    def _check_types(self, parameters: list[Parameter[Any]]) -> SetParametersResult:
+        defaults = {**PARAMETERS, **STARTUP_PARAMETERS}
+        for p in parameters:
+            if p.name in defaults and p.name != 'xacro_args':
+                reason = wrong_type(p.name, defaults[p.name], p.value)
+                if reason is not None:
+                    return SetParametersResult(successful=False, reason=reason)
+        return SetParametersResult(successful=True)
+
     def _param(self, name: str) -> Any:
         return self.get_parameter(name).value
 
@@ -316,8 +329,9 @@ class SpawnerNode(Node):
         try:
             srv = importlib.import_module('simulation_interfaces.srv')
         except ImportError:
-            self.get_logger().info('simulation_interfaces is not installed: serving only '
-                                   'sdf_tools_interfaces services')
+            # the usual case (no distro ships it in every install): not worth a line at each start
+            self.get_logger().debug('simulation_interfaces is not installed: serving only '
+                                    'sdf_tools_interfaces services')
             return
         self.create_service(srv.SpawnEntity, '~/spawn_entity',
                             self._guard(self._on_si_spawn, to_simulation_interfaces),

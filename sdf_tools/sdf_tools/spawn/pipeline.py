@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.errors import BackendError, BackendTimeoutError
 from sdf_tools.spawn.naming import entity_name_problem, namespace_problem
-from sdf_tools.spawn.prepare import ModelSource, prepare_model
+from sdf_tools.spawn.prepare import WORLD_POSE_NOTE, ModelSource, prepare_model
 from sdf_tools.spawn.result import Outcome, ResultCode, SpawnError
 from sdf_tools.spawn.simulator import CreateRequest, EntityInfo, SimulatorBackend
 from sdf_tools.transform import Transform, normalize_quat
@@ -201,6 +201,9 @@ def _spawn(backend: SimulatorBackend, request: SpawnRequest, timeout: float) -> 
                          f'within {timeout:g} s: Gazebo refused the model (see its log)',
                          world=world)
     notes = list(model.notes)
+    if request.pose is not None:  # the request's pose, not the world's
+        notes = [n.replace(f', at the pose {WORLD_POSE_NOTE}', ', at the pose requested')
+                 for n in notes]
     if entity.name != name:
         notes.append(f'[{name}] was taken: Gazebo named the entity [{entity.name}]')
     # The pose Gazebo created it at (gz-sim's scene keeps it; physics may move it later).
@@ -213,7 +216,13 @@ def spawn(backend: SimulatorBackend, request: SpawnRequest, *, timeout: float = 
     return _outcome(lambda: _spawn(backend, request, timeout), request.world)
 
 
+def _name_given(name: str, what: str) -> None:
+    if not name.strip():
+        raise SpawnError(ResultCode.NAME_INVALID, f'the name of the entity to {what} is empty')
+
+
 def _delete(backend: SimulatorBackend, world: str, name: str, timeout: float) -> Outcome:
+    _name_given(name, 'delete')
     world, before = find_world(backend, world, live_poses=False)
     entity = _top(before, name)
     if entity is None:
@@ -243,14 +252,16 @@ def _close(a: Transform, b: Transform) -> bool:
 
 def _set_pose(backend: SimulatorBackend, world: str, name: str, pose: Transform, relative_to: str,
               timeout: float) -> Outcome:
+    _name_given(name, 'move')
     pose = check_pose(pose)
     world, before = find_world(backend, world)
     entity = _top(before, name)
     if entity is None or entity.kind != 'model':
         exists = any(e.name == name for e in before)
+        why = ('is not a top-level model: Gazebo moves top-level models only' if exists
+               else 'does not exist')
         raise SpawnError(ResultCode.OPERATION_FAILED if exists else ResultCode.NOT_FOUND,
-                         f'[{name}] is not a top-level model of world [{world}]'
-                         + (': Gazebo moves top-level models only' if exists else ''), world=world)
+                         f'entity [{name}] of world [{world}] {why}', world=world)
     target = world_pose(pose, relative_to, before, world)
     backend.set_pose(world, name, target)
 

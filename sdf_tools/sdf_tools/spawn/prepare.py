@@ -129,6 +129,11 @@ def _check(result: LoadResult, source: str) -> None:
         raise SpawnError(ResultCode.RESOURCE_PARSE_ERROR, f'[{source}] cannot be read')
 
 
+#: The end of the note of a model taken out of a world; the spawn drops that part when the
+#: request gives the pose itself.
+WORLD_POSE_NOTE = 'the world gives it'
+
+
 def _model_of(loaded: LoadResult, data: bytes, wanted: str, source: str) -> tuple[Model, str | None]:
     """Return the model to spawn, and its SDF text when cut out of a world (else None)."""
     doc = loaded.document
@@ -215,7 +220,7 @@ def prepare_model(source: ModelSource, *, namespace: str = '', uris: str = 'file
         if cut is not None:
             sdf = cut
             notes.append(f'model [{model.name}] taken out of the world of [{name}], at the pose '
-                         'the world gives it')
+                         f'{WORLD_POSE_NOTE}')
         elif fmt == 'sdf':
             sdf = data.decode('utf-8')
         else:

@@ -73,17 +73,18 @@ def test_xacro_text_with_args_to_urdf_file(converter: NodeProcess, client: tuple
     assert resp.output_path == str(out) and out.read_text() == resp.output_text
 
 
+# Issue 21 §6: text input has no error_file (it said 'input_text'), only error_line.
 @pytest.mark.parametrize('fields,fragment,file,line', [
     ({'input_path': '/nonexistent/robot.urdf', 'output_format': 'sdf'}, 'no such file',
      '/nonexistent/robot.urdf', 0),
     ({'input_text': '<?xml version="1.0"?>\n<robot name="r">\n  <link name="a">\n</robot>\n',
-      'output_format': 'sdf'}, 'XML_INVALID', 'input_text', 4),
+      'output_format': 'sdf'}, 'XML_INVALID', '', 4),
     ({'input_text': '<sdf version="1.9">\n<model name="m">\n<link name="a">\n'
                     '<pose relative_to="nowhere"/></link></model></sdf>', 'output_format': 'urdf'},
-     'POSE_RELATIVE_TO_INVALID', 'input_text', 3),
+     'POSE_RELATIVE_TO_INVALID', '', 3),
     ({'input_text': '<robot name="r">\n<link name="a"/>\n<joint name="j" type="revolute">'
                     '<parent link="a"/><child link="b"/></joint></robot>', 'output_format': 'sdf'},
-     'URDF_INVALID', 'input_text', 3),
+     'URDF_INVALID', '', 3),
     ({'input_path': str(ARM), 'output_format': 'obj'}, 'output_format [obj]', '', 0),
     ({'input_path': str(ARM), 'output_format': 'sdf', 'options_yaml': '{no_such_option: 1}'},
      "unknown option 'no_such_option'", '', 0),

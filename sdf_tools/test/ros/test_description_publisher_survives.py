@@ -98,6 +98,11 @@ def test_changes_that_cannot_be_applied_are_refused_with_the_reason(
                                  {'robot_description': VALID, 'model': 'nosuch'})
         assert not results[0].successful and 'description_file' in results[0].reason
         assert not results[1].successful and '[nosuch]' in results[1].reason, results[1].reason
+        # issue 21 §6: a wrong type names both types (Kilted's rclpy said "expected '3' got '2'")
+        typed = set_parameters(listener.node, 'description_publisher', {'publish_frequency': True,
+                                                                        'description_file': 3})
+        assert 'not a bool True' in typed[0].reason, typed[0].reason
+        assert typed[1].reason == 'description_file must be a string, not an integer (3)'
 
 
 @pytest.fixture(scope='module')

@@ -71,3 +71,14 @@ def test_description_file_uris(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert resolve_description_file('model://box')[0] == models
     path, why = resolve_description_file('package://other/r.urdf')
     assert path is None and why is not None and 'AMENT_PREFIX_PATH' in why
+
+
+def test_a_wrong_type_is_refused_naming_both_types() -> None:
+    """Issue 21 §6: Kilted's rclpy said "expected '3' got '2'"; we name the types."""
+    from sdf_tools.ros.param_types import wrong_type
+    assert check_value('description_file', 3) == 'description_file must be a string, not an integer (3)'
+    assert 'a bool' in str(check_value('publish_frames', 'yes'))
+    assert 'not a string' in str(check_value('publish_frequency', 'fast'))
+    assert wrong_type('timeout', 5.0, True) == 'parameter [timeout] is a double, not a bool (True)'
+    assert wrong_type('timeout', 5.0, 3) is None  # an integer where a double is declared
+    assert wrong_type('world', '', 2.0) == 'parameter [world] is a string, not a double (2.0)'

@@ -170,3 +170,31 @@ def test_invalid_model_is_refused_before_gazebo_is_asked() -> None:
     assert not gz.created
     assert any(d.code.value == 'DUPLICATE_NAME' and d.line == 6 and d.file.endswith('invalid.sdf')
                for d in out.diagnostics)
+
+
+def test_delete_and_set_pose_of_an_empty_name_are_name_invalid() -> None:
+    """Issue 21 §6: docs/spawn.md promises NAME_INVALID; it was NOT_FOUND."""
+    assert delete(FakeGazebo(), '').code is ResultCode.NAME_INVALID
+    assert set_pose(FakeGazebo(), ' ', Transform()).code is ResultCode.NAME_INVALID
+
+
+def test_set_pose_of_a_missing_entity_says_it_does_not_exist() -> None:
+    """Issue 21 §6: it said "is not a top-level model" of an entity that is not there."""
+    out = set_pose(FakeGazebo(), 'ghost', Transform())
+    assert 'entity [ghost] of world [default] does not exist' in out.message
+    assert 'top-level' not in out.message
+
+
+WORLD_OF_ONE = ('<sdf version="1.9"><world name="w"><model name="box"><pose>0 0 5 0 0 0</pose>'
+                '<link name="base"/></model></world></sdf>')
+
+
+def test_a_model_taken_from_a_world_at_an_explicit_pose_says_so() -> None:
+    """Issue 21 §6: the note said "at the pose the world gives it" whatever the request said."""
+    source = ModelSource(text=WORLD_OF_ONE, source_name='w.sdf')
+    at_world = spawn(FakeGazebo(), SpawnRequest(source))
+    assert any('the pose the world gives it' in n for n in at_world.notes), at_world.notes
+    explicit = spawn(FakeGazebo(), SpawnRequest(source, pose=Transform((1.0, 0.0, 0.0))))
+    assert explicit.ok and explicit.pose == Transform((1.0, 0.0, 0.0))
+    assert not any('world gives' in n for n in explicit.notes), explicit.notes
+    assert any('at the pose requested' in n for n in explicit.notes), explicit.notes
