@@ -62,13 +62,16 @@ def main() -> int:
                     no_view += 1  # nothing libsdformat keeps to draw: the page lists the errors
                     continue
                 seen = check_first_view(browser, page, shots, f'{n}_{path.stem}')
-                fractions.append(seen['model'])
+                if seen['size'] == 0:
+                    no_view += 1  # no link could be placed: the errors say why
+                else:
+                    fractions.append(seen['model'])
             except (AssertionError, BrowserError) as err:
                 failed += 1
                 print(f'FAIL {path}: {str(err).splitlines()[0][:300]}')
     fractions.sort()
     print(f'{len(fractions) + failed + no_view} files: {len(fractions)} pass, {failed} fail, '
-          f'{no_view} without a view (unreadable or no link); model fraction min '
+          f'{no_view} without a view (unreadable, no link, or none placed); model fraction min '
           f'{fractions[0] if fractions else 0:.4f}, median '
           f'{fractions[len(fractions) // 2] if fractions else 0:.4f}; screenshots in {shots}')
     return 1 if failed else 0

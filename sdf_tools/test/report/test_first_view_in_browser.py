@@ -149,6 +149,11 @@ def check_first_view(browser: Browser, page: Path, shots: Path, name: str) -> di
     browser.events.clear()
     browser.open(page)
     assert browser.console_errors() == []
+    if not browser.evaluate('sdfReport.groups.some(g => g.visible)'):
+        # No link could be placed (an invalid file): the errors say why, nothing to frame.
+        assert [r for r in _rows(browser) if r['severity'] == 'error' and r['source'] == 'reader']
+        _check_problems_once(browser)
+        return {'model': 0.0, 'grid': 0, 'size': 0.0, 'cell': 0.0}
     clip = view_clip(browser)
     with_grid = browser.screenshot(shots / f'{name}.png', clip)
     browser.evaluate('sdfReport.layer("grid", false)')
