@@ -47,10 +47,11 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'help': 'mass given to links that need one (default-mass, lump fallback; in URDF '
         'output the links added between the joints of a ball or universal joint) '
         '(default: %(default)s)'}),
-    ('uris', ('--uris',), {
+    ('uris', ('--uris', '--mesh-uris'), {
         'choices': ConversionOptions.CHOICES['uris'], 'default': _D.uris,
-        'help': 'mesh URIs: keep as written, model (package:// -> model://) or file '
-        '(absolute file://) (default: %(default)s)'}),
+        'help': 'mesh URIs: keep as written, model (package:// -> model://), file '
+        '(absolute file://) or package (package:// where a ROS package holds the mesh, else '
+        'file://: what RViz opens in a URDF) (default: %(default)s)'}),
     ('floating_base', ('--fixed-base',), {
         'action': 'store_false', 'help': 'fix the root link to the world (default: leave the '
         'base floating as the input has it)'}),

@@ -37,7 +37,9 @@ class ConversionOptions:
             behaviour, reported), 'error'.
         default_mass: mass (kg) used by 'default-mass' and the fallback of 'lump'.
         uris: mesh URI handling: 'keep' as written, 'model' (package:// ->
-            model://, as libsdformat does), 'file' (absolute file:// paths).
+            model://, as libsdformat does), 'file' (absolute file:// paths),
+            'package' (URDF: package:// where a ROS package holds the mesh, else
+            file://; what RViz opens).
         floating_base: True leaves the root free; False fixes it to the world
             (adds a fixed joint to ``world`` when the input has none).
         root_transform: pose applied to the model's root in the world.
@@ -91,7 +93,7 @@ class ConversionOptions:
     CHOICES = {
         'sdf_version': ('1.9', '1.10', '1.11'),
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
-        'uris': ('keep', 'model', 'file'),
+        'uris': ('keep', 'model', 'file', 'package'),
         'mesh_collision': ('keep', 'box', 'convex'),
         'actuators': ('none', 'position', 'motor'),
         'usd_mesh_approximation': ('convexHull', 'convexDecomposition', 'meshSimplification',

@@ -49,6 +49,7 @@ class LoadedDescription:
             bodies, loops), one message each.
         gazebo_only: errors only Gazebo minds (invalid inertia...), published
             anyway and logged as warnings.
+        mesh_uris: each mesh URI the URDF conversion rewrote (``mesh_uris``).
     """
 
     source: str
@@ -58,6 +59,7 @@ class LoadedDescription:
     warnings: list[str] = field(default_factory=list)
     tf_notes: list[str] = field(default_factory=list)
     gazebo_only: list[str] = field(default_factory=list)
+    mesh_uris: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -110,25 +112,32 @@ def _urdf_text_of_file(path: Path, result: LoadResult, args: dict[str, str]) -> 
     return path.read_text(encoding='utf-8')
 
 
-def _convert(result: LoadResult, params: PublisherParams, to: str) -> tuple[str | None, list[str]]:
-    """Convert with the suite's converters; return (text, errors)."""
+def _convert(result: LoadResult, params: PublisherParams, to: str, out: LoadedDescription
+             ) -> str | None:
+    """Convert with the suite's converters; errors and mesh URI rewrites go to ``out``."""
     from sdf_tools.convert.api import convert_loaded
+    from sdf_tools.convert.conversion_report import ReportKind
     from sdf_tools.convert.options import ConversionOptions
     world = result.document.worlds[0] if result.document and result.document.worlds else None
     model = params.model or (world.models[0].name if world and len(world.models) == 1 else '')
     mapping: dict[str, object] = {'scope_separator': params.scope_separator,
-                                  'frames_as_links': params.publish_frames}
+                                  'frames_as_links': params.publish_frames,
+                                  'uris': params.mesh_uris}
     if model:
         mapping['model'] = model
     options, problems = ConversionOptions.from_mapping(mapping)
     if problems:
-        return None, [f'robot_description: {p}' for p in problems]
+        out.errors += [f'robot_description: {p}' for p in problems]
+        return None
     converted = convert_loaded(_as_ros_reads_it(result), to=to, options=options)
     if not converted.ok or converted.text is None:
-        return None, [f'robot_description: conversion to {to} failed: {d}'
-                      for d in converted.report.errors] or [f'robot_description: conversion to {to} '
-                                                            'failed']
-    return converted.text, []
+        out.errors += [f'robot_description: conversion to {to} failed: {d}'
+                       for d in converted.report.errors] or [f'robot_description: conversion to '
+                                                             f'{to} failed']
+        return None
+    out.mesh_uris += [str(e) for e in converted.report.entries
+                      if e.kind is ReportKind.REWRITTEN and 'mesh URI' in e.message]
+    return converted.text
 
 
 def _as_ros_reads_it(result: LoadResult) -> LoadResult:
@@ -265,8 +274,7 @@ def load_description(params: PublisherParams, *, text: str | None = None,
             'holds one model: no robot_description is published (set the parameter model to one '
             'of them, or robot_description_format to sdf); TF is published for every model')
     else:
-        out.text, problems = _convert(result, params, params.robot_description_format)
-        out.errors += problems
+        out.text = _convert(result, params, params.robot_description_format, out)
         if out.text is not None and params.robot_description_format == 'urdf':
             tree = _tree_from_urdf(out.text, source, params, tree, out)
     out.tree = tree

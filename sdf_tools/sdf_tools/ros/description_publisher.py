@@ -94,6 +94,7 @@ class DescriptionPublisher(Node):
             JOINT_STATES_QOS, raw=self._fast_ok)
         self._once = OnceLog(self.get_logger())
         self._pending: LoadedDescription | None = None  # checked by _check_params, applied after
+        self._mesh_uris_told = False  # the mesh URI rewrite is said once at INFO, then at DEBUG
         self._tree: TfTree | None = None
         self._mapper: JointStateMapper | None = None
         self._fast: FastTfPath | None = None
@@ -211,7 +212,17 @@ class DescriptionPublisher(Node):
         self._actor_t0 = self.get_clock().now()
         self._restart_actor_timer()
         self.get_logger().info(summary(loaded))
+        self._tell_mesh_uris(loaded)
         return True
+
+    def _tell_mesh_uris(self, loaded: LoadedDescription) -> None:
+        for text in loaded.mesh_uris:
+            self._once.debug(text)
+        if loaded.mesh_uris and not self._mesh_uris_told:
+            self._mesh_uris_told = True
+            self.get_logger().info(
+                f'mesh_uris {self.params.mesh_uris}: {len(loaded.mesh_uris)} mesh URI(s) of the '
+                'URDF rewritten so that RViz opens them (each at debug level)')
 
     def _mirror_description(self, text: str) -> None:
         """Hold what robot_description publishes in the parameter too, as robot_state_publisher does.

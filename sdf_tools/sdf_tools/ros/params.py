@@ -16,6 +16,7 @@ from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.xacro_args import parse_name_values, parse_name_values_text
 
 FORMATS = ('urdf', 'sdf')
+MESH_URIS = ('package', 'file', 'keep')
 MAX_FREQUENCY = 1000.0  # robot_state_publisher's upper bound
 #: What the ``model`` parameter means: the one wording the node, the launch argument, the YAML
 #: and docs/ros.md use (a test keeps them equal).
@@ -48,6 +49,10 @@ PUBLISHER_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec('robot_description_format', 'urdf',
               'What to publish on robot_description: "urdf" (for RViz, MoveIt, ros2_control; an '
               'SDFormat model is converted) or "sdf" (the resolved SDFormat 1.9).'),
+    ParamSpec('mesh_uris', 'package',
+              'Mesh URIs of an SDFormat model\'s URDF robot_description: "package" (package:// '
+              'where a ROS package holds the mesh, else file://: what RViz opens), "file" '
+              '(file:// always) or "keep" (as written).'),
     ParamSpec('model', '', MODEL_HELP),
     ParamSpec('root_frame', 'world', 'TF frame id of the world frame.'),
     ParamSpec('scope_separator', '/',
@@ -69,6 +74,7 @@ PUBLISHER_PARAMS: tuple[ParamSpec, ...] = (
 #: Parameters whose change reloads the description and republishes everything.
 RELOAD_PARAMS = frozenset({
     'description_file', 'robot_description', 'xacro_args', 'robot_description_format', 'model',
+    'mesh_uris',
     'root_frame', 'scope_separator', 'publish_frames', 'frame_prefix'})
 
 
@@ -80,6 +86,7 @@ class PublisherParams:
     robot_description: str = ''
     xacro_args: tuple[tuple[str, str], ...] = ()
     robot_description_format: str = 'urdf'
+    mesh_uris: str = 'package'
     model: str = ''
     root_frame: str = 'world'
     scope_separator: str = '/'
@@ -131,6 +138,9 @@ def check_value(name: str, value: object) -> str | None:
     elif name == 'robot_description_format':
         if value not in FORMATS:
             return f'robot_description_format must be one of {", ".join(FORMATS)}, not {value!r}'
+    elif name == 'mesh_uris':
+        if value not in MESH_URIS:
+            return f'mesh_uris must be one of {", ".join(MESH_URIS)}, not {value!r}'
     elif name == 'scope_separator':
         if not isinstance(value, str) or not value:
             return 'scope_separator must be a non-empty string'

@@ -42,6 +42,39 @@ def package_dirs(package: str, env: dict[str, str] | None = None) -> list[Path]:
     return out
 
 
+def package_uri_of(path: Path, env: dict[str, str] | None = None) -> str | None:
+    """Return ``package://pkg/sub`` for a file inside a ROS package's share directory, or None.
+
+    The package must be one ROS finds: registered in the ament index of an
+    ``AMENT_PREFIX_PATH`` prefix (``share/ament_index/resource_index/packages/<pkg>``), or a
+    directory with a ``package.xml`` right under a ``ROS_PACKAGE_PATH`` root. This is the URI
+    RViz (resource_retriever) and ros_gz open on any machine that has the package.
+    """
+    env = dict(os.environ) if env is None else env
+    target = path.resolve()
+    for prefix in env.get('AMENT_PREFIX_PATH', '').split(os.pathsep):
+        if not prefix:
+            continue
+        share = Path(prefix).resolve() / 'share'
+        rel = _inside(target, share)
+        if rel is not None and len(rel.parts) > 1 and \
+                (share / 'ament_index' / 'resource_index' / 'packages' / rel.parts[0]).is_file():
+            return 'package://' + rel.as_posix()
+    for root in env.get('ROS_PACKAGE_PATH', '').split(os.pathsep):
+        rel = _inside(target, Path(root).resolve()) if root else None
+        if rel is not None and len(rel.parts) > 1 and \
+                (Path(root).resolve() / rel.parts[0] / 'package.xml').is_file():
+            return 'package://' + rel.as_posix()
+    return None
+
+
+def _inside(path: Path, directory: Path) -> Path | None:
+    try:
+        return path.relative_to(directory)
+    except ValueError:
+        return None
+
+
 def resolve_uri(uri: str, base_dir: Path | None, env: dict[str, str] | None = None) -> Path | None:
     """Return the existing path ``uri`` names, or None."""
     uri = uri.strip()

@@ -117,3 +117,25 @@ def test_an_invalid_inertia_still_publishes_the_urdf_with_the_warning() -> None:
     assert d.ok and not d.errors, d.errors
     assert d.text is not None and '<robot name="m"' in d.text and '<link name="b"' in d.text
     assert any('LINK_INERTIA_INVALID' in w and 'Gazebo would refuse' in w for w in d.gazebo_only)
+
+
+def test_mesh_uris_default_to_what_rviz_opens(tmp_path: Path) -> None:
+    """Issue 21 §3: model:// and relative mesh URIs reached robot_description as written."""
+    import pytest
+    from convert.urdf.test_to_urdf_mesh_uris import _package_and_model
+    mp = pytest.MonkeyPatch()
+    try:
+        sdf = _package_and_model(tmp_path)
+        mp.setenv('AMENT_PREFIX_PATH', str(tmp_path / 'prefix'))
+        mp.setenv('GZ_SIM_RESOURCE_PATH', str(tmp_path / 'gz'))
+        d = load_description(params(description_file=str(sdf)))
+        kept = load_description(params(description_file=str(sdf), mesh_uris='keep'))
+    finally:
+        mp.undo()
+    assert d.ok and d.text is not None
+    from lxml import etree
+    uris = [m.get('filename') for m in etree.fromstring(d.text.encode()).iter('mesh')]
+    assert uris[0] == 'package://meshes_pkg/meshes/arm.stl'
+    assert all(u.startswith('file:///') for u in uris[1:]), uris
+    assert len(d.mesh_uris) == 3  # the three rewritten, each reported
+    assert kept.text is not None and 'model://bot/meshes/wheel.stl' in kept.text and not kept.mesh_uris

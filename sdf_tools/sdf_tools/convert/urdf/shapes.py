@@ -36,7 +36,7 @@ from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z
 from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.model.material import rgba
-from sdf_tools.sdf.uris import resolve_uri
+from sdf_tools.sdf.uris import package_uri_of, resolve_uri
 from sdf_tools.transform import IDENTITY, Transform
 
 PLANE_THICKNESS = 0.01  # m
@@ -48,7 +48,7 @@ class ShapeContext:
     """What converting the shapes of one link needs."""
 
     report: ConversionReport
-    uris: str                                   # 'keep', 'model' or 'file'
+    uris: str                                   # 'keep', 'model', 'file' or 'package'
     link: str                                   # URDF link name
     label: str                                  # 'link[inner::l]' for report entries
     pose: Callable[[RawPose | None], Transform]  # raw pose -> pose in the link frame
@@ -65,17 +65,24 @@ def _box(size: Sequence[float], at: Transform = IDENTITY) -> Piece:
 def _uri(uri: str, loc: Loc | None, ctx: ShapeContext, label: str) -> str:
     if ctx.uris == 'model' and uri.startswith('package://'):
         return 'model://' + uri[len('package://'):]
-    if ctx.uris == 'file':
+    if ctx.uris in ('file', 'package'):
         base = Path(loc.file).parent if loc is not None and loc.file else None
         found = resolve_uri(uri, base)
         if found is not None:
-            return found.resolve().as_uri()
+            if ctx.uris == 'file':
+                return found.resolve().as_uri()
+            new = package_uri_of(found) or found.resolve().as_uri()
+            if new != uri:
+                ctx.report.add(ReportKind.REWRITTEN, label, f'mesh URI [{uri}] written as [{new}] '
+                               '(uris=package: package:// where a ROS package holds the file, '
+                               'else file://)', *where(loc))
+            return new
         ctx.report.add(ReportKind.ASSUMED, label, f'mesh URI [{uri}] not found: kept as written',
                        *where(loc))
     elif uri.startswith('model://') or '://' not in uri:
         ctx.report.add(ReportKind.KEPT, label,
                        f'mesh URI [{uri}] kept as written; ROS tools resolve package:// and '
-                       'file:// only (uris=file writes absolute file:// URIs)', *where(loc))
+                       'file:// only (uris=package or file writes URIs they open)', *where(loc))
     return uri
 
 
