@@ -199,10 +199,13 @@ def _run_core(ns: argparse.Namespace) -> int:
     if ns.command == 'frames':
         _print_frames(result)
     else:
-        from sdf_tools.resolved import inspect_json
-        data = inspect_json(result, ns.file)
-        for key in ('models', 'links', 'joints', 'frames', 'actors'):
-            print(f'{key}: {len(data[key])}')
-            for item in data[key]:
-                print(f'  {item["name"]}')
+        from sdf_tools.resolved import resolve
+        r = resolve(result, ns.file)
+        listed = {'models': [m.name for m in r.models], 'links': [lk.name for lk in r.links],
+                  'joints': [j.name for j in r.joints], 'frames': [f.name for f in r.frames],
+                  'actors': [a.name for a in r.actors]}
+        for key, items in listed.items():
+            print(f'{key}: {len(items)}')
+            for name in items:
+                print(f'  {name}')
     return _exit_code(result)
