@@ -19,6 +19,7 @@ from typing import Any
 
 from sdf_tools.convert.api import EXTENSIONS, FORMATS, STDOUT, convert_file, output_format
 from sdf_tools.convert.conversion_report import ConversionResult
+from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, names
 from sdf_tools.transform import Transform
@@ -100,6 +101,11 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'choices': ConversionOptions.CHOICES['actuators'], 'default': _D.actuators,
         'help': 'MJCF output: an actuator on every joint with an effort limit no transmission '
         'drives: position servos (kp from the effort) or motors (default: %(default)s)'}),
+    ('joint_positions', ('--joint-positions',), {
+        'metavar': 'FILE.yaml|NAME=VALUE,...', 'default': '',
+        'help': 'MJCF/USD output: where joints start (radians, metres), overriding '
+        '<initial_position>: an MJCF keyframe "initial", the USD joint state (default: the '
+        "file's initial positions)"}),
 ]
 
 
@@ -145,6 +151,8 @@ def options_from_args(ns: argparse.Namespace) -> tuple[ConversionOptions, list[s
         problems.append('--root-transform needs six numbers: "X Y Z ROLL PITCH YAW"')
     values['root_transform'] = root or Transform()
     values['self_collide'] = {'on': True, 'off': False}.get(values['self_collide'])
+    values['joint_positions'], bad_positions = parse_joint_positions(values['joint_positions'])
+    problems += bad_positions
     xargs, bad = parse_name_values(ns.args)
     problems += [f'argument after IN: {b}' for b in bad]
     opts = ConversionOptions(**values, xacro_args=xargs)

@@ -63,6 +63,8 @@ class ConversionOptions:
         actuators: MJCF export: give every hinge and slide with an effort limit
             that no transmission drives an actuator, as Menagerie's robots have
             ('position': a servo, 'motor': a torque or force; 'none').
+        joint_positions: MJCF/USD export: where joints start, by scoped joint
+            name (overrides ``<initial_position>``; see convert/joint_positions.py).
         assets_dir: MJCF written to a file: the directory its meshes, height
             fields and textures are copied to and named from (relative to the
             output's directory, or absolute; '' for ``assets`` next to it).
@@ -88,6 +90,7 @@ class ConversionOptions:
     assets_dir: str = ''
     usd_mesh_approximation: str = 'convexHull'
     actuators: str = 'none'
+    joint_positions: dict[str, float] = field(default_factory=dict)
     xacro_args: dict[str, str] = field(default_factory=dict)
 
     CHOICES = {

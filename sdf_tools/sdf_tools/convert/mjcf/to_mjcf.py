@@ -36,11 +36,13 @@ from lxml import etree
 from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.flatten import flatten
+from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.mjcf.actuators import write_actuators, write_effort_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
 from sdf_tools.convert.mjcf.contact import CollisionBody, write_collision_filter
 from sdf_tools.convert.mjcf.geometry import Assets
 from sdf_tools.convert.mjcf.joints import JointContext
+from sdf_tools.convert.mjcf.keyframe import collect_initial, write_initial_key
 from sdf_tools.convert.mjcf.tree import plan_bodies
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
@@ -237,6 +239,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     bodies: list[CollisionBody] = []
     errors: list[Diagnostic] = []
     balance = False
+    initial: dict[str, float] = {}
+    known: list[tuple[str, Joint]] = []
     for model, graphs, world in picked:
         errors += graphs.errors
         flat = flatten(model, graphs, world, separator='::', frames=True, report=report)
@@ -246,6 +250,9 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         ex = ModelExport(flat, plan_bodies(flat, report), JointContext(mj, flat, report, prefix),
                          assets, options, doc.format == 'urdf')
         export_model(ex, mj.section('worldbody'))
+        initial.update(collect_initial(flat, ex.joints.written, options.joint_positions, report,
+                                       prefix))
+        known += [(prefix + j.scoped, j.joint) for j in flat.joints]
         _model_losses(model, report)
         if options.joint_drive_from_transmission and result.document.model is not None:
             write_actuators(mj, result.document.model, _joint_index(ex, model), report)
@@ -254,8 +261,12 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         bodies += ex.collision_bodies
         errors += ex.errors
         balance = balance or ex.balance
+    errors += [Diagnostic(ErrorCode.PARAMETER_ERROR, f'joint_positions: no joint [{name}] in '
+                          'the exported model(s)')
+               for name in unknown_names(options.joint_positions, known)]
     if errors:
         return _fail(report, *errors)
+    write_initial_key(mj, initial)
     write_collision_filter(mj, bodies, report)
     if balance:
         mj.compiler.set('balanceinertia', 'true')

@@ -26,8 +26,10 @@ from sdf_tools.convert.conversion_report import ConversionReport, ConversionResu
 from sdf_tools.convert.export_plan import ExportPlan, plan_export
 from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.joint_drives import commanded_joints
+from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.usd.drives import joint_losses, write_drive
+from sdf_tools.convert.usd.joint_state import write_joint_state
 from sdf_tools.convert.usd.joints import JointSite, write_joint
 from sdf_tools.convert.usd.losses import report_losses
 from sdf_tools.convert.usd.mass import write_mass
@@ -202,6 +204,8 @@ class _ModelWriter:
                 seen.add(j.child)
                 if in_tree:
                     tree.append((j.parent, j.child))
+            write_joint_state(prim, j, self.options.joint_positions, self.report,
+                              f'{self.flat.name}::' if len(self.plan.models) > 1 else '')
             interface = commanded.get(j.scoped, (None,))[0]
             write_drive(prim, j, interface, self.report)
             joint_losses(prim, j, self.report)
@@ -344,6 +348,17 @@ def _pick_model(plan: ExportPlan, name: str | None, report: ConversionReport) ->
     return True
 
 
+def _known_joints(plan: ExportPlan, options: ConversionOptions, report: ConversionReport) -> bool:
+    """Refuse ``joint_positions`` naming no joint of the exported models."""
+    many = len(plan.models) > 1
+    known = [(f'{f.name}::{j.scoped}' if many else j.scoped, j.joint)
+             for f in plan.models for j in f.joints]
+    for name in unknown_names(options.joint_positions, known):
+        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, f'joint_positions: no '
+                                             f'joint [{name}] in the exported model(s)'))
+    return not report.errors
+
+
 def convert_to_usd(result: LoadResult, options: ConversionOptions) -> ConversionResult:
     """Convert a loaded file to a USD stage, returned as ``.usda`` text.
 
@@ -360,6 +375,8 @@ def convert_to_usd(result: LoadResult, options: ConversionOptions) -> Conversion
     if plan is None or report.errors or not _pick_model(plan, options.model, report):
         return ConversionResult(None, 'usd', report)
     _option_notes(options, report)
+    if not _known_joints(plan, options, report):
+        return ConversionResult(None, 'usd', report)
     # Meshes are embedded as Mesh prims: where the output file goes does not matter to them.
     report.entries = [e for e in report.entries
                       if not (e.element.startswith('uri[') and 'relative to the input' in e.message)]

@@ -1,0 +1,49 @@
+"""The initial state in USD: PhysX's joint state, read by Newton's ``add_usd`` into ``joint_q``."""
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from pxr import Usd
+
+from sdf_tools.convert.api import convert_file
+from sdf_tools.convert.options import ConversionOptions
+
+ARM = Path(__file__).resolve().parents[2] / 'data' / 'sim' / 'sensor_arm.sdf'
+
+
+@pytest.fixture(scope='module')
+def stage_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp('state') / 'arm.usda'
+    result = convert_file(ARM, to='usd', output_path=out,
+                          options=ConversionOptions(joint_positions={'slide': 0.05}))
+    assert result.ok, result.report.errors
+    return out
+
+
+def test_the_stage_holds_the_joint_state_in_degrees_and_metres(stage_path: Path) -> None:
+    stage = Usd.Stage.Open(str(stage_path))
+    shoulder = stage.GetPrimAtPath('/sensor_arm/joints/shoulder')
+    # PhysX's schema is not registered with usd-core: read the list the prim authors.
+    assert 'PhysicsJointStateAPI:angular' in shoulder.GetMetadata('apiSchemas').ApplyOperations([])
+    got = shoulder.GetAttribute('state:angular:physics:position').Get()
+    assert got == pytest.approx(math.degrees(0.4), rel=1e-7)  # a float in the schema
+    slide = stage.GetPrimAtPath('/sensor_arm/joints/slide')
+    assert slide.GetAttribute('state:linear:physics:position').Get() == pytest.approx(0.05)
+    spin = stage.GetPrimAtPath('/sensor_arm/joints/spin')
+    assert not spin.HasAttribute('state:angular:physics:position')
+
+
+def test_newton_starts_the_joints_there(stage_path: Path) -> None:
+    import warp as wp
+    wp.config.quiet = True
+    import newton
+    from newton.usd import SchemaResolverNewton, SchemaResolverPhysx
+    b = newton.ModelBuilder()
+    b.add_usd(str(stage_path), schema_resolvers=[SchemaResolverNewton(), SchemaResolverPhysx()])
+    labels = list(getattr(b, 'joint_label', None) or b.joint_key)
+    q = {label.rsplit('/', 1)[-1]: b.joint_q[b.joint_q_start[i]] for i, label in enumerate(labels)}
+    assert q['shoulder'] == pytest.approx(0.4, abs=1e-6)
+    assert q['slide'] == pytest.approx(0.05, abs=1e-7)
+    assert q['spin'] == 0.0
