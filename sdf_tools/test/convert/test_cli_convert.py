@@ -145,7 +145,7 @@ def test_flags_build_the_options() -> None:
         '--inertia-from-geometry', '--mesh-collision', 'box', '--no-joint-drive-from-transmission',
         '--model', 'm', '--scope-separator', '/', '--drop-frames', '--break-loops', 'b:=2',
         '--assets-dir', 'meshes', '--usd-mesh-approximation', 'convexDecomposition',
-        '--actuators', 'motor'])
+        '--actuators', 'motor', '--joint-positions', 'j1=0.5,j2=-1'])
     opts, problems = options_from_args(ns)
     assert not problems
     defaults = ConversionOptions()
@@ -153,6 +153,7 @@ def test_flags_build_the_options() -> None:
         assert getattr(opts, f.name) != getattr(defaults, f.name), f.name
     assert opts.xacro_args == {'a': '1', 'b': '2'} and opts.root_transform.p == (1.0, 2.0, 3.0)
     assert opts.self_collide is False
+    assert opts.joint_positions == {'j1': 0.5, 'j2': -1.0}
 
 
 def test_top_level_help_lists_every_command() -> None:
