@@ -61,6 +61,8 @@ class ModelExport:
     errors: list[Diagnostic] = field(default_factory=list)
     balance: bool = False
     sensors: SensorContext | None = None
+    # Frames of fixed joints whose folded link's site says it all (mjcf/names.py).
+    skip_sites: set[str] = field(default_factory=set)
 
     @property
     def report(self) -> ConversionReport:
@@ -213,6 +215,8 @@ def _loop_body(ex: ModelExport, j: FlatJoint, worldbody: etree._Element) -> None
 
 def _sites(ex: ModelExport, worldbody: etree._Element) -> None:
     for fr in ex.flat.frames:
+        if fr.name in ex.skip_sites:
+            continue
         if fr.body is None:
             ex.report.add(ReportKind.DROPPED, f'frame[{fr.scoped}]', 'attached to no link',
                           *where(fr.frame.loc))

@@ -22,6 +22,7 @@ from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
+    custom_texts,
     element_name,
     geoms,
     joints_of_body,
@@ -32,7 +33,7 @@ from sdf_tools.convert.mjcf.reader import (
 )
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
-from sdf_tools.load import load_string
+from sdf_tools.load import LoadResult, load_string
 from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose
 from sdf_tools.transform import Transform
 
@@ -144,6 +145,7 @@ def _one_namespace(src: MjcfSource, model: Model) -> None:
                        'joints and frames', *src.where(tag, item.name))
         if isinstance(item, Joint):
             renamed[item.name] = new
+            item.file_name = item.name  # URDF, MJCF and USD output give it back
         taken.add(new)
         item.name = new
     for j in model.joints:
@@ -158,6 +160,7 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
         return None, ConversionReport(diagnostics=[got])
     src = got
     m = src.model
+    src.texts = custom_texts(m)
     name = str(getattr(src.spec, 'modelname', '') or Path(path).stem)
     model = Model(name)
     velocity = velocity_limits(src)
@@ -176,6 +179,14 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     return Document(str(path), 'sdf', '1.11', model=model), src.report
 
 
+def _keep_file_names(model: Model, loaded: LoadResult) -> None:
+    """Carry the MJCF names of renamed joints onto the joints the SDFormat text was read into."""
+    names = {j.name: j.file_name for j in model.joints if j.file_name}
+    got = loaded.document.model if loaded.document is not None else None
+    for j in got.joints if got is not None else []:
+        j.file_name = names.get(j.name, j.file_name)
+
+
 def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
     """Read MJCF with MuJoCo into a load result (None when MuJoCo cannot read it)."""
     doc, report = read_mjcf(path)
@@ -186,5 +197,6 @@ def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
     # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
     loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
     assert doc.model is not None
+    _keep_file_names(doc.model, loaded)
     lines = line_map(sdf, origins(doc.model))
     return Imported(loaded, report, lambda r: cite_mjcf(r, str(path), lines))

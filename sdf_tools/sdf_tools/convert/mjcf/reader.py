@@ -36,6 +36,7 @@ from typing import Any
 from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.mjcf.names import JOINT_TEXT, LINK_TEXT
 from sdf_tools.convert.mjcf.read_contact import surface
 from sdf_tools.model import (
     Collision,
@@ -68,6 +69,7 @@ class MjcfSource:
     data: Any            # mujoco.MjData after mj_kinematics at qpos0
     lines: dict[tuple[str, str], int] = field(default_factory=dict)
     report: ConversionReport = field(default_factory=ConversionReport)
+    texts: dict[str, str] = field(default_factory=dict)  # <custom><text> name -> data
 
     def line(self, tag: str, name: str) -> int | None:
         """Return the line of element ``<tag name=...>`` (any tag of that name if none)."""
@@ -216,7 +218,9 @@ def joints_of_body(src: MjcfSource, b: int, parent: str, links: list[Link],
     if any(int(m.jnt_type[j]) == _FREE for j in ids):
         return []
     if not ids:
-        return [Joint(f'{child}__fixed', 'fixed', parent, child, RawPose(Transform(), child),
+        # The name our export recorded for the fixed joint (mjcf/names.py), else a made one.
+        name = src.texts.get(f'{JOINT_TEXT}{child}', f'{child}__fixed')
+        return [Joint(name, 'fixed', parent, child, RawPose(Transform(), child),
                       loc=src.loc('body', child))]
     out, upper = [], parent
     at = RawPose(_t(src.data.xpos[b], src.data.xquat[b]))
@@ -299,12 +303,47 @@ def _mesh_geometry(src: MjcfSource, mesh: int, loc: Loc) -> Geometry:
     return Geometry('mesh', {'uri': str(path.resolve()), 'scale': scale}, loc)
 
 
+def custom_texts(m: Any) -> dict[str, str]:
+    """Return the model's ``<custom><text>`` elements, name -> data."""
+    import mujoco
+    data = bytes(m.text_data)
+    out = {}
+    for k in range(int(m.ntext)):
+        name = mujoco.mj_id2name(m, mujoco.mjtObj.mjOBJ_TEXT, k) or ''
+        adr, size = int(m.text_adr[k]), int(m.text_size[k])
+        out[name] = data[adr:adr + size].rstrip(b'\0').decode('utf-8', 'replace')
+    return out
+
+
 def sites(src: MjcfSource, model: Model) -> None:
-    """Add each site as a ``<frame>`` attached to its body."""
+    """Add each site as a ``<frame>`` attached to its body.
+
+    A site our export recorded as a folded link without mass (mjcf/names.py) is that
+    link again, held by its fixed joint, so a URDF round trip keeps both names.
+    """
     m = src.model
     for s in range(m.nsite):
         name = element_name(src, 'site', s, f'site{s}')
         b = int(m.site_bodyid[s])
         attached = '' if b == 0 else body_name(src, b)
         pose = RawPose(_t(m.site_pos[s], m.site_quat[s]), attached)
-        model.frames.append(Frame(name, attached, pose, src.loc('site', name)))
+        joint = src.texts.get(f'{LINK_TEXT}{name}')
+        if joint is None or not attached:
+            model.frames.append(Frame(name, attached, pose, src.loc('site', name)))
+            continue
+        world = src.data.site_xpos[s], src.data.site_xmat[s]
+        at = Transform(tuple(float(v) for v in world[0]),  # type: ignore[arg-type]
+                       _mat_quat(world[1]))
+        model.links.append(Link(name, RawPose(at), Inertial(0.0, (0.0,) * 6),
+                                loc=src.loc('site', name)))
+        model.joints.append(Joint(joint, 'fixed', attached, name, RawPose(Transform(), name),
+                                  loc=src.loc('site', name)))
+
+
+def _mat_quat(mat: Any) -> tuple[float, float, float, float]:
+    import mujoco
+    import numpy as np
+    q = np.zeros(4)
+    mujoco.mju_mat2Quat(q, np.asarray(mat, dtype=float))
+    w, x, y, z = (float(v) for v in q)
+    return (w, x, y, z)

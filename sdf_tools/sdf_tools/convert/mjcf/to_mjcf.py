@@ -43,6 +43,7 @@ from sdf_tools.convert.mjcf.contact import CollisionBody, write_collision_filter
 from sdf_tools.convert.mjcf.geometry import Assets
 from sdf_tools.convert.mjcf.joints import JointContext
 from sdf_tools.convert.mjcf.keyframe import collect_initial, write_initial_key
+from sdf_tools.convert.mjcf.names import folded_links, record_names
 from sdf_tools.convert.mjcf.tree import plan_bodies
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
@@ -249,10 +250,13 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         prefix = f'{model.name}::' if len(picked) > 1 else ''
         ex = ModelExport(flat, plan_bodies(flat, report), JointContext(mj, flat, report, prefix),
                          assets, options, doc.format == 'urdf')
+        folded = folded_links(result.document.model if doc.format == 'urdf' else None, flat)
+        ex.skip_sites = set(folded.values())
         export_model(ex, mj.section('worldbody'))
         initial.update(collect_initial(flat, ex.joints.written, options.joint_positions, report,
                                        prefix))
         known += [(prefix + j.scoped, j.joint) for j in flat.joints]
+        record_names(mj, ex.tree, ex.joints.written, folded, prefix)
         _model_losses(model, report)
         if options.joint_drive_from_transmission and result.document.model is not None:
             write_actuators(mj, result.document.model, _joint_index(ex, model), report)
