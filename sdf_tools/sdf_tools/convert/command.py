@@ -99,8 +99,9 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'cannot simulate as triangles; static bodies keep triangles (default: %(default)s)'}),
     ('actuators', ('--actuators',), {
         'choices': ConversionOptions.CHOICES['actuators'], 'default': _D.actuators,
-        'help': 'MJCF output: an actuator on every joint with an effort limit no transmission '
-        'drives: position servos (kp from the effort) or motors (default: %(default)s)'}),
+        'help': 'MJCF/USD output: an actuator (USD: a drive) on every joint with an effort limit '
+        'no transmission drives: position servos (kp from the effort) or motors (default: '
+        '%(default)s)'}),
     ('joint_positions', ('--joint-positions',), {
         'metavar': 'FILE.yaml|NAME=VALUE,...', 'default': '',
         'help': 'MJCF/USD output: where joints start (radians, metres), overriding '

@@ -60,9 +60,10 @@ class ConversionOptions:
             mesh collisions on moving bodies (PhysX simulates no triangle mesh on a
             dynamic body); a body that never moves keeps its triangles ('none').
             ``mesh_collision`` 'convex' or 'box' decides for every body.
-        actuators: MJCF export: give every hinge and slide with an effort limit
-            that no transmission drives an actuator, as Menagerie's robots have
-            ('position': a servo, 'motor': a torque or force; 'none').
+        actuators: MJCF and USD export: give every hinge and slide with an
+            effort limit that no transmission drives an actuator (a ``DriveAPI``
+            in USD), as Menagerie's robots have ('position': a servo, 'motor':
+            a torque or force; 'none').
         joint_positions: MJCF/USD export: where joints start, by scoped joint
             name (overrides ``<initial_position>``; see convert/joint_positions.py).
         assets_dir: MJCF written to a file: the directory its meshes, height

@@ -14,6 +14,12 @@ resisted:
   ``spring_stiffness`` towards ``spring_reference``, viscous damping a drive
   of damping ``damping`` towards velocity 0 -- the same force law.
 
+* on request (``actuators``), any other joint with an effort limit, as the
+  MJCF export gives it an actuator: ``'position'`` -- a drive of stiffness
+  effort / ``FULL_EFFORT_ERROR`` (full effort at 0.1 rad or m) and damping a
+  tenth of it, holding the joint at 0; ``'motor'`` -- a force drive without
+  gains; both limited to the effort (reported as assumed: tune the gains).
+
 The SDFormat ``<limit><stiffness>`` (the stiffness of the limit stop) is
 never a drive. Angular gains are per degree in UsdPhysics.
 """
@@ -31,14 +37,25 @@ POSITION_GAINS = (1000.0, 10.0)
 #: Damping of a velocity-commanded joint (N*m*s/rad, N*s/m).
 VELOCITY_DAMPING = 100.0
 _DRIVEN = ('revolute', 'continuous', 'prismatic', 'screw')
+#: The position error (rad or m) at which an ``actuators='position'`` drive gives full effort.
+FULL_EFFORT_ERROR = 0.1
+
+
+def _requested(interface: str | None, actuators: str, effort: float) -> str | None:
+    """Return the interface an ``actuators`` request gives a joint nothing else commands."""
+    if interface is not None or actuators == 'none' or not (math.isfinite(effort) and effort > 0):
+        return interface
+    return 'servo' if actuators == 'position' else 'effort'
 
 
 def write_drive(prim: Usd.Prim, j: FlatJoint, interface: str | None,
-                report: ConversionReport) -> None:
+                report: ConversionReport, actuators: str = 'none') -> None:
     """Apply the drive of one joint (see the module doc); nothing when nothing asks for one."""
     ax = j.joint.axis
     if j.joint.type not in _DRIVEN or ax is None:
         return
+    asked = interface is None
+    interface = _requested(interface, actuators, ax.effort)
     angular = j.joint.type != 'prismatic'
     per = math.pi / 180.0 if angular else 1.0   # per radian -> per degree
     kp, kd, target = ax.spring_stiffness, ax.damping, ax.spring_reference
@@ -50,6 +67,16 @@ def write_drive(prim: Usd.Prim, j: FlatJoint, interface: str | None,
         report.add(ReportKind.ASSUMED, label, f'position interface: drive gains stiffness '
                    f'{kp}, damping {kd} (per radian or metre) assumed: the description has none',
                    *where(j.joint.loc))
+    elif interface == 'servo':
+        kp = ax.effort / FULL_EFFORT_ERROR
+        kd, target = kp / 10 + kd, 0.0
+        report.add(ReportKind.ASSUMED, label, f'drive of stiffness {kp!r}, damping {kd!r} (per '
+                   f'radian or metre: full effort {ax.effort!r} at an error of '
+                   f'{FULL_EFFORT_ERROR}) from the effort limit (actuators=position): tune the '
+                   'gains', *where(j.joint.loc))
+    elif interface == 'effort' and asked:
+        report.add(ReportKind.ASSUMED, label, f'force drive of max force {ax.effort!r} from the '
+                   'effort limit (actuators=motor)', *where(j.joint.loc))
     elif interface == 'velocity':
         kp, kd = 0.0, VELOCITY_DAMPING
         report.add(ReportKind.ASSUMED, label, f'velocity interface: drive damping {kd} assumed',

@@ -207,7 +207,7 @@ class _ModelWriter:
             write_joint_state(prim, j, self.options.joint_positions, self.report,
                               f'{self.flat.name}::' if len(self.plan.models) > 1 else '')
             interface = commanded.get(j.scoped, (None,))[0]
-            write_drive(prim, j, interface, self.report)
+            write_drive(prim, j, interface, self.report, self.options.actuators)
             joint_losses(prim, j, self.report)
         return tree
 
@@ -321,7 +321,7 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
 
 #: Options about SDFormat or URDF text only: fixed joints are always FixedJoints in USD, a
 #: loop-closing joint is always kept (excludeFromArticulation).
-_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops', 'assets_dir', 'actuators')
+_NOT_USD = ('sdf_version', 'keep_fixed_joints', 'break_loops', 'assets_dir')
 
 
 def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:

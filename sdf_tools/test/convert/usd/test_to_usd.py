@@ -6,6 +6,7 @@ joint anchors/axes and mass properties to float precision (the schema's floats).
 """
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -262,3 +263,21 @@ def test_urdf_gazebo_friction_is_bound_to_the_link_collisions(tmp_path: Path) ->
                     api = UsdPhysics.MaterialAPI(stage.GetPrimAtPath(d.materials[0]))
                     frictions[str(p)] = api.GetDynamicFrictionAttr().Get()
     assert frictions and all(v == pytest.approx(0.9) for v in frictions.values())
+
+
+@pytest.mark.parametrize('kind', ['position', 'motor'])
+def test_actuators_from_effort_limits_are_drives(kind: str, tmp_path: Path) -> None:
+    src = DATA / 'convert' / 'name_clash.urdf'  # HAA and KFE: effort 40, no transmission
+    out, result = export(src, tmp_path / 'a.usda', ConversionOptions(actuators=kind))
+    stage = Usd.Stage.Open(str(out))
+    drives = {str(p.GetAttribute('sdf_tools:name').Get()): UsdPhysics.DriveAPI(p, 'angular')
+              for p in stage.Traverse() if p.HasAPI(UsdPhysics.DriveAPI, 'angular')}
+    assert set(drives) == {'HAA', 'KFE'}
+    haa = drives['HAA']
+    assert haa.GetMaxForceAttr().Get() == 40
+    want = 40 / 0.1 * math.pi / 180 if kind == 'position' else 0.0  # per degree in UsdPhysics
+    assert haa.GetStiffnessAttr().Get() == pytest.approx(want, rel=1e-6)
+    notes = [e for e in result.report.entries if e.element == 'joint[HAA_joint]/drive']  # type: ignore[attr-defined]
+    assert len(notes) == 1 and 'effort limit' in notes[0].message
+    _, plain = export(src, tmp_path / 'b.usda')
+    assert not any('/drive' in e.element for e in plain.report.entries)  # type: ignore[attr-defined]
