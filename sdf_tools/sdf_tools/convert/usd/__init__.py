@@ -8,5 +8,15 @@
   :mod:`~sdf_tools.convert.usd.materials`: one concept each;
 * :mod:`~sdf_tools.convert.usd.from_usd`: the reader, through usd-core's
   ``UsdPhysics.LoadUsdPhysicsFromRange``;
-* :mod:`~sdf_tools.convert.usd.files`: ``.usda``/``.usd``/``.usdc`` files.
+* :mod:`~sdf_tools.convert.usd.files`: ``.usda``/``.usd``/``.usdc`` files;
+* :mod:`~sdf_tools.convert.usd.couplings`, :mod:`~sdf_tools.convert.usd.joint_state`: mimic,
+  gearbox and friction as Newton's and PhysX's schemas; where joints start.
 """
+from __future__ import annotations
+
+try:
+    # Newton's schemas (NewtonMimicAPI, NewtonJointAPI) must be registered before usd-core's
+    # schema registry is first used, or a stage never knows them as applied schemas.
+    import newton_usd_schemas  # noqa: F401
+except ImportError:  # optional: the stage still carries the attributes
+    pass

@@ -94,14 +94,15 @@ def write_drive(prim: Usd.Prim, j: FlatJoint, interface: str | None,
 
 
 def joint_losses(prim: Usd.Prim, j: FlatJoint, report: ConversionReport) -> None:
-    """Write the velocity limit as PhysX's attribute; report friction and mimic as lost."""
+    """Write the velocity limit as PhysX's attribute; report where friction goes."""
     ax = j.joint.axis
     label = f'joint[{j.scoped}]'
     if ax is None:
         return
-    if ax.friction != 0.0:
-        report.add(ReportKind.DROPPED, f'{label}/dynamics/friction', 'UsdPhysics has no joint '
-                   'friction', *where(ax.loc or j.joint.loc))
+    if ax.friction != 0.0:  # written by couplings.py
+        report.add(ReportKind.REWRITTEN, f'{label}/dynamics/friction', 'UsdPhysics has no joint '
+                   "friction: written as NewtonJointAPI's newton:friction (Coulomb effort)",
+                   *where(ax.loc or j.joint.loc))
     if ax.velocity >= 0.0 and j.joint.type in _DRIVEN:
         angular = j.joint.type != 'prismatic'
         value = math.degrees(ax.velocity) if angular else ax.velocity
@@ -111,6 +112,4 @@ def joint_losses(prim: Usd.Prim, j: FlatJoint, report: ConversionReport) -> None
                    "velocity limit: written as PhysX's physxJoint:maxJointVelocity "
                    f'({value:g} {"deg/s" if angular else "m/s"}; Isaac Sim and Newton read it)',
                    *where(ax.loc or j.joint.loc))
-    if ax.mimic_joint:
-        report.add(ReportKind.DROPPED, f'{label}/mimic', f'mimic of [{ax.mimic_joint}] has no '
-                   'UsdPhysics form', *where(ax.loc or j.joint.loc))
+    # mimic: convert/usd/couplings.py

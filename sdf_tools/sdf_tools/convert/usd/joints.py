@@ -16,7 +16,7 @@ planar (URDF)      ``Joint`` (D6) locked in translation along the normal and in 
                    two tilts
 screw              ``RevoluteJoint`` (the coupled translation is lost, reported)
 floating (URDF)    no joint: the child is a free rigid body (reported)
-gearbox            not written (a ratio between two joints; reported)
+gearbox            no joint: a mimic of the two joints it couples (couplings.py)
 =================  ==============================================================
 
 ``localPos0/localRot0`` is the joint frame in ``body0`` (the parent link,
@@ -184,9 +184,7 @@ def write_joint(site: JointSite, j: FlatJoint, in_tree: bool) -> Usd.Prim | None
                         'a free rigid body', *where(j.joint.loc))
         return None
     if j.joint.type == 'gearbox':
-        site.report.add(ReportKind.DROPPED, label, 'gearbox joint (a ratio between two joints) '
-                        'has no UsdPhysics form', *where(j.joint.loc))
-        return None
+        return None  # a ratio between two joints: a mimic coupling (couplings.py reports it)
     if j.child is None or j.parent is None or j.child == WORLD:
         site.report.add(ReportKind.DROPPED, label, 'its child or parent is attached to no link '
                         'that moves', *where(j.joint.loc))

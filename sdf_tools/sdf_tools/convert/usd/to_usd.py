@@ -28,6 +28,7 @@ from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, 
 from sdf_tools.convert.joint_drives import commanded_joints
 from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.convert.usd.couplings import write_couplings
 from sdf_tools.convert.usd.drives import joint_losses, write_drive
 from sdf_tools.convert.usd.joint_state import write_joint_state
 from sdf_tools.convert.usd.joints import JointSite, write_joint
@@ -193,6 +194,7 @@ class _ModelWriter:
                      if self.options.joint_drive_from_transmission else {})
         seen: set[str] = set()
         parent_of: dict[str, str] = {}
+        prims: dict[str, Usd.Prim] = {}
         for j in self.flat.joints:
             in_tree = j.child not in seen and not _closes_cycle(parent_of, j.parent, j.child)
             if in_tree and j.parent is not None and j.child is not None:
@@ -200,6 +202,7 @@ class _ModelWriter:
             prim = write_joint(site, j, in_tree)
             if prim is None:
                 continue
+            prims[j.name] = prim
             if j.child is not None and j.parent is not None:
                 seen.add(j.child)
                 if in_tree:
@@ -209,6 +212,7 @@ class _ModelWriter:
             interface = commanded.get(j.scoped, (None,))[0]
             write_drive(prim, j, interface, self.report, self.options.actuators)
             joint_losses(prim, j, self.report)
+        write_couplings(self.flat, prims, self.report)
         return tree
 
     def _articulations(self, model: Usd.Prim, tree: list[tuple[str, str]]) -> None:
