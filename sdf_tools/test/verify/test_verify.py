@@ -53,6 +53,9 @@ def _flip_axis(root: etree._Element) -> None:
 def _drop_link(root: etree._Element) -> None:
     body = root.find(".//body[@name='wheel']")
     body.getparent().remove(body)
+    key = root.find('keyframe')  # its qpos held the dropped joint
+    if key is not None:
+        root.remove(key)
 
 
 def _shift_mass(root: etree._Element) -> None:

@@ -14,9 +14,10 @@
 """
 from __future__ import annotations
 
-try:
-    # Newton's schemas (NewtonMimicAPI, NewtonJointAPI) must be registered before usd-core's
-    # schema registry is first used, or a stage never knows them as applied schemas.
-    import newton_usd_schemas  # noqa: F401
-except ImportError:  # optional: the stage still carries the attributes
-    pass
+import contextlib
+
+# Newton's schemas (NewtonMimicAPI, NewtonJointAPI) must be registered before usd-core's schema
+# registry is first used, or a stage never knows them as applied schemas. Optional: without
+# them the stage still carries the attributes.
+with contextlib.suppress(ImportError):
+    import newton_usd_schemas  # type: ignore[import-untyped]  # noqa: F401

@@ -75,7 +75,7 @@ def _mimic(flat: FlatModel, j: FlatJoint, prims: Mapping[str, Usd.Prim],
     label = f'joint[{j.scoped}]/mimic'
     leader = _leader(flat, j, a.mimic_joint)
     lj = next((x for x in flat.joints if x.name == leader), None)
-    if leader not in prims or lj is None or j.joint.type not in _SINGLE or \
+    if leader is None or leader not in prims or lj is None or j.joint.type not in _SINGLE or \
             (lj.joint.type in _ANGULAR) != (j.joint.type in _ANGULAR):
         report.add(ReportKind.DROPPED, label, f'mimic of [{a.mimic_joint}]: the leader has no '
                    'single-axis USD joint of the same kind', *where(a.loc or j.joint.loc))
@@ -90,11 +90,11 @@ def _mimic(flat: FlatModel, j: FlatJoint, prims: Mapping[str, Usd.Prim],
 def _gearbox(flat: FlatModel, g: FlatJoint, prims: Mapping[str, Usd.Prim],
              report: ConversionReport) -> None:
     label = f'joint[{g.scoped}]'
-    holders = {}
+    holders: dict[str, FlatJoint] = {}
     for j in flat.joints:
-        if j.joint.type in _ANGULAR and j.name in prims and j.child not in holders:
+        if j.joint.type in _ANGULAR and j.name in prims and j.child and j.child not in holders:
             holders[j.child] = j
-    jc, jp = holders.get(g.child), holders.get(g.parent)
+    jc, jp = holders.get(g.child or ''), holders.get(g.parent or '')
     if jc is None or jp is None:
         report.add(ReportKind.DROPPED, label, 'gearbox joint: no revolute joint holds its '
                    'parent and its child, so there is nothing to couple', *where(g.joint.loc))
