@@ -14,7 +14,7 @@ th{background:#f1f4f7;position:sticky;top:0}
 .scroll{max-height:360px;overflow:auto;border:1px solid #e4e8ec}
 table.problems{width:100%}.problems tr.error td:first-child{color:#c62828;font-weight:600}
 .problems tr.warning td:first-child{color:#b86e00;font-weight:600}
-.problems tr.info td:first-child{color:#5c8ab8}.problems .where{font-family:monospace}
+.problems tr.note td:first-child{color:#5c8ab8}.problems .where{font-family:monospace}
 .problems a,.tree .node{cursor:pointer;color:#0b5cad}
 .ok{color:#2e7d32}.muted{color:#889}.bad{color:#c62828}.pass{color:#2e7d32;white-space:nowrap}
 .fail{color:#c62828;font-weight:600;white-space:nowrap}

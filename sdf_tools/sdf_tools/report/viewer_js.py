@@ -240,7 +240,7 @@ function addTree(s) {
 
 function motion(j, qs) {
   const m = new THREE.Matrix4();
-  if (!j.origin || j.child < 0) return m;
+  if (!j.origin || j.child < 0 || !j.axes.length) return m;  // a joint without <axis> moves nothing
   const p = new THREE.Vector3(j.origin[0], j.origin[1], j.origin[2]);
   const axis = k => new THREE.Vector3(j.axes[k].xyz[0], j.axes[k].xyz[1], j.axes[k].xyz[2]);
   if (j.type === 'prismatic') {

@@ -294,3 +294,14 @@ def test_far_off_link_without_geometry_is_not_framed(browser: Browser, shots: Pa
         '<child link="sensor"/><origin xyz="333 0 0"/></joint></robot>')
     seen = check_first_view(browser, _page(source, tmp_path), shots, 'first_far_sensor')
     assert seen['size'] < 2 and seen['model'] > 0.05
+
+
+def test_joint_without_axis_does_not_break_the_view(browser: Browser, shots: Path, tmp_path: Path) -> None:
+    """A prismatic joint without <axis> (sdformat_urdf's test models): drawn, no slider, no error."""
+    box = '<visual name="v"><geometry><box><size>0.1 0.2 0.4</size></box></geometry></visual>'
+    source = tmp_path / 'no_axis.sdf'
+    source.write_text(f'<?xml version="1.0"?><sdf version="1.7"><model name="m"><link name="a">{box}</link>'
+                      f'<link name="b"><pose>0 0 1 0 0 0</pose>{box}</link><joint name="j" type="prismatic">'
+                      '<parent>a</parent><child>b</child></joint></model></sdf>')
+    check_first_view(browser, _page(source, tmp_path), shots, 'first_no_axis')
+    assert browser.evaluate('document.querySelectorAll("#sliders input").length') == 0
