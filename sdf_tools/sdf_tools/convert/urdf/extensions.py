@@ -28,6 +28,7 @@ from lxml import etree
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.model_options import all_models
+from sdf_tools.convert.urdf.ros_control import restored_tags
 from sdf_tools.convert.urdf.writer import UJoint, num, pose_num, rpy_of
 from sdf_tools.model import Light, Link, Loc, Sensor
 from sdf_tools.transform import Transform
@@ -122,6 +123,8 @@ def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> N
                        f'URDF has no plugins: kept in <gazebo> for Gazebo{nested}',
                        *where(plugin.loc))
         for extra in model.extras:
+            if model is m and extra.tag in restored_tags():
+                continue  # written back as URDF elements (ros_control.py)
             report.add(ReportKind.DROPPED, f'model[{model.name}]/{extra.tag}',
                        'not representable in URDF', *where(extra.loc))
 

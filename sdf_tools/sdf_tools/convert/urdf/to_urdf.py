@@ -37,6 +37,7 @@ from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.urdf.extensions import gazebo_blocks
 from sdf_tools.convert.urdf.joints import JointBuilder
+from sdf_tools.convert.urdf.ros_control import restored_elements
 from sdf_tools.convert.urdf.shapes import ShapeContext, convert_shapes
 from sdf_tools.convert.urdf.tree import TreePlan, plan_tree
 from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULink, URobot, write_urdf
@@ -163,6 +164,7 @@ def _build(flat: FlatModel, plan: TreePlan, options: ConversionOptions,
     if options.root_transform != IDENTITY:
         report.add(ReportKind.REWRITTEN, f'model[{flat.name}]', 'placed by root_transform',
                    *where(flat.model.loc))
+    robot.control = restored_elements(flat, report)
     robot.gazebo = gazebo_blocks(flat, fixed, report)
     return robot
 

@@ -94,6 +94,7 @@ class URobot:
     links: list[ULink] = field(default_factory=list)
     joints: list[UJoint] = field(default_factory=list)
     gazebo: list[etree._Element] = field(default_factory=list)
+    control: list[etree._Element] = field(default_factory=list)  # <transmission>, <ros2_control>
     header: list[str] = field(default_factory=list)
 
 
@@ -245,6 +246,8 @@ def write_urdf(robot: URobot) -> str:
         _link(root, link)
     for joint in robot.joints:
         _joint(root, joint)
+    for el in robot.control:
+        root.append(el)
     for block in robot.gazebo:
         root.append(block)
     etree.indent(root, space='  ')

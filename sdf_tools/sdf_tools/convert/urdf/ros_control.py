@@ -1,0 +1,57 @@
+"""``<ros2_control>`` and ``<transmission>`` back into a URDF: SDFormat kept them as ``<urdf:...>``.
+
+The URDF -> SDFormat conversion writes each model-level ``<transmission>`` and
+``<ros2_control>`` as a custom element in the ``urdf`` namespace (libsdformat
+keeps custom elements; ros2_control and robot_state_publisher read them from the
+URDF). Here they become plain URDF elements again, element for element, so a
+URDF -> SDFormat -> URDF round trip keeps them (equal as canonical XML).
+"""
+from __future__ import annotations
+
+from lxml import etree
+
+from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.flatten import FlatModel, where
+from sdf_tools.convert.sdf.writer import URDF_NS
+
+#: The URDF elements the SDFormat output carries and the URDF output restores.
+RESTORED = ('transmission', 'ros2_control')
+
+
+def restored_tags() -> set[str]:
+    """Return the ``{namespace}tag`` names of the custom elements restored here."""
+    return {f'{{{URDF_NS}}}{tag}' for tag in RESTORED}
+
+
+def _plain(el: etree._Element) -> etree._Element:
+    """Return a copy of ``el`` with the ``urdf`` namespace taken off every tag and attribute."""
+    out = etree.Element(etree.QName(el).localname if isinstance(el.tag, str) else 'x')
+    for key, value in el.attrib.items():
+        q = etree.QName(key)
+        out.set(q.localname if q.namespace == URDF_NS else key, value)
+    out.text, out.tail = el.text, el.tail
+    for child in el:
+        if isinstance(child.tag, str):
+            out.append(_plain(child))
+        else:
+            out.append(child.__copy__())
+    return out
+
+
+def restored_elements(flat: FlatModel, report: ConversionReport) -> list[etree._Element]:
+    """Return the model's kept ``<urdf:transmission>``/``<urdf:ros2_control>`` as URDF elements."""
+    out = []
+    wanted = restored_tags()
+    for extra in flat.model.extras:
+        if extra.tag not in wanted:
+            continue
+        try:
+            el = etree.fromstring(extra.xml.encode('utf-8'))
+        except etree.XMLSyntaxError as err:
+            report.add(ReportKind.DROPPED, f'model[{flat.name}]/{extra.tag}',
+                       f'kept element is not well-formed XML: {err}', *where(extra.loc))
+            continue
+        out.append(_plain(el))
+        report.add(ReportKind.KEPT, f'model[{flat.name}]/{etree.QName(extra.tag).localname}',
+                   'written back as a URDF element', *where(extra.loc))
+    return out
