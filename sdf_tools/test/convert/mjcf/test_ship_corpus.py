@@ -16,30 +16,15 @@ from pathlib import Path
 import mujoco
 import numpy as np
 import pytest
-from differential.corpus import RobotFile, corpus, corpus_id
+from differential.corpus import RobotFile, corpus_id
 
 from convert.sdf.to_sdf_compare import environment
+from convert.ship_sample import picked
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
 
-ROBOTS = ('anymal_c_simple_description/urdf/anymal.urdf', 'b1_description/urdf/b1.urdf',
-          'tiago_description/robots/tiago.urdf', 'ur_description/urdf/ur5_robot.urdf',
-          'panda_description/urdf/panda.urdf', 'solo_description/robots/solo.urdf',
-          'quadruped/minitaur.urdf', 'kuka_iiwa/model.urdf')
 STEPS = 2000
-
-
-def _picked() -> list[RobotFile]:
-    by_end = {str(e.path).replace('\\', '/'): e for e in corpus()}
-    out = []
-    for end in ROBOTS:
-        found = [e for path, e in by_end.items() if path.endswith('/' + end)]
-        assert found, f'{end} is not in the corpus: is its registry package installed?'
-        out.append(found[0])
-    return out
-
-
-PICKED = _picked()
+PICKED = picked()
 
 
 def _names(urdf: Path) -> tuple[set[str], set[str]]:
