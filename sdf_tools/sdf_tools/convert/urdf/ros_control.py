@@ -25,16 +25,13 @@ def restored_tags() -> set[str]:
 
 def _plain(el: etree._Element) -> etree._Element:
     """Return a copy of ``el`` with the ``urdf`` namespace taken off every tag and attribute."""
-    out = etree.Element(etree.QName(el).localname if isinstance(el.tag, str) else 'x')
+    out = etree.Element(etree.QName(el).localname)
     for key, value in el.attrib.items():
         q = etree.QName(key)
         out.set(q.localname if q.namespace == URDF_NS else key, value)
     out.text, out.tail = el.text, el.tail
-    for child in el:
-        if isinstance(child.tag, str):
-            out.append(_plain(child))
-        else:
-            out.append(child.__copy__())
+    for child in el.iterchildren(etree.Element):  # elements (comments are not data)
+        out.append(_plain(child))
     return out
 
 
