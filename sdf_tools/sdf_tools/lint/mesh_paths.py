@@ -8,7 +8,9 @@
   ROS 1's rospack crawls it; then Gazebo's resource paths, which take a package
   name for a model name.
 * ``model://NAME/rest``: ``SDF_PATH``, ``GZ_SIM_RESOURCE_PATH``,
-  ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``, then beside the file.
+  ``IGN_GAZEBO_RESOURCE_PATH``, ``GAZEBO_MODEL_PATH``, then beside the file, then
+  beside its directory (a model's ``model.sdf`` naming its own meshes as
+  ``model://NAME/meshes/...`` from the directory NAME).
 * ``file://`` and plain paths: absolute as written, relative beside the file that
   names them, then under the resource paths (libsdformat's ``SDF_PATH``).
 
@@ -58,8 +60,8 @@ class MeshPaths:
         if uri.startswith('model://'):
             rest = uri[len('model://'):]
             found = [_place(d / rest) for d in resource_dirs(env)] or [_unset('SDF_PATH')]
-            if base_dir is not None:
-                found.append(_place(base_dir / rest))
+            if base_dir is not None:  # beside the file, and its model's own directory's parent
+                found += [_place(base_dir / rest), _place(base_dir.parent / rest)]
             return _first(found)
         if uri.startswith('file://'):
             uri = uri[len('file://'):]

@@ -61,6 +61,8 @@ def test_model_uri_through_the_resource_paths_and_relative_beside_the_file(tmp_p
     env = {'GZ_SIM_RESOURCE_PATH': str(tmp_path / 'models')}
     assert MeshPaths({}, env).find('model://thing/meshes/a.stl', None).path == want
     assert MeshPaths({}, {}).find('meshes/a.stl', tmp_path / 'models' / 'thing').path == want
+    # A model's own file names its meshes through its own directory's name, with no path set.
+    assert MeshPaths({}, {}).find('model://thing/meshes/a.stl', tmp_path / 'models' / 'thing').path == want
 
 
 def test_not_found_says_every_place_tried(tmp_path: Path) -> None:
