@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 # Only argparse helpers (the report's heavy modules load on first use, see report/__init__).
 from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, LOADED, names
+from sdf_tools.gazebo import add_gazebo_option, split_gazebo_option, using
 from sdf_tools.report.command import add_package_option
 from sdf_tools.xacro_args import parse_name_values
 
@@ -122,6 +123,10 @@ def _parser(args: list[str]) -> argparse.ArgumentParser:
     p_inspect.add_argument('file', help=what)
     p_inspect.add_argument('--json', action='store_true', help='print one JSON object')
     p_inspect.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    p_inspect.add_argument('--inertial-stats', action='store_true',
+                           help="print each model's total mass, centre of mass and inertia "
+                           'about it (as gz sdf --inertial-stats)')
+    add_gazebo_option(p_inspect)
     p_check = sub.add_parser('check', help='validate; exit 0 valid, 1 invalid, 2 unusable',
                              description=f"Validate {names(LOADED)} with libsdformat's rules.")
     p_check.add_argument('file', help=what)
@@ -130,10 +135,12 @@ def _parser(args: list[str]) -> argparse.ArgumentParser:
                          help="also fail (exit 1) on the report's checks (sdf_tools.lint): "
                          'massless links, bad inertias, joints without limits, missing meshes')
     add_package_option(p_check)
+    add_gazebo_option(p_check)
     p_frames = sub.add_parser('frames', help='print the frame tree with world poses',
                               description=f'Print the frame tree of {names(LOADED)}.')
     p_frames.add_argument('file', help=what)
     p_frames.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    add_gazebo_option(p_frames)
     if args[:1] and args[0] in CORE_COMMANDS:
         return parser
     from sdf_tools.report.command import add_report_command
@@ -149,8 +156,21 @@ def _parser(args: list[str]) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the process exit code."""
+    """Run the CLI; return the process exit code.
+
+    ``--gazebo NAME`` is taken from anywhere on the line: every command reads as that target.
+    """
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        gazebo, args = split_gazebo_option(args)
+    except ValueError as err:
+        print(f'sdf_tools: {err}', file=sys.stderr)
+        return EXIT_UNUSABLE
+    with using(gazebo):
+        return _main(args)
+
+
+def _main(args: list[str]) -> int:
     if args[:1] == ['convert']:
         # Its own parser: xacro arguments may come after the options there.
         from sdf_tools.convert.command import main as convert_main
@@ -180,6 +200,14 @@ def _run_core(ns: argparse.Namespace) -> int:
         print(f'sdf_tools: arguments after FILE must be name:=value: {bad[0]}', file=sys.stderr)
         return EXIT_UNUSABLE
     result = load_file(ns.file, xargs)
+    if ns.command == 'inspect' and ns.inertial_stats:
+        from sdf_tools.resolved import resolve
+        from sdf_tools.resolved.inertial_stats import print_inertial_stats
+        _print_diagnostics(result)
+        if result.document is None:
+            return EXIT_UNUSABLE
+        print_inertial_stats(resolve(result, ns.file))
+        return _exit_code(result)
     if ns.command == 'inspect' and ns.json:
         import json
 

@@ -21,6 +21,8 @@ from sdf_tools.errors import Diagnostic, ErrorCode, Findings, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
 from sdf_tools.frames.world_joints import check_world_joints
+from sdf_tools.gazebo import GazeboTarget, using
+from sdf_tools.gazebo import current as current_target
 from sdf_tools.model import Document
 from sdf_tools.sdf.context import version_tuple
 from sdf_tools.sdf.document import read_sdf_root
@@ -47,6 +49,7 @@ class LoadResult(Findings):
     model_graphs: FrameGraphs | None = None
     world_graphs: list[FrameGraphs] = field(default_factory=list)
     usable: bool = True
+    gazebo: GazeboTarget = field(default_factory=current_target)  # whose libsdformat read it
 
 
 def detect_format(root: etree._Element, source: str | None,
@@ -200,8 +203,22 @@ def _read_bytes(data: bytes | None, path: str | Path | None, source: str | None,
 
 
 @no_gc
-def load_file(path: str | Path, xacro_args: dict[str, str] | None = None) -> LoadResult:
-    """Load an SDFormat, URDF or xacro file and resolve its frames."""
+def load_file(path: str | Path, xacro_args: dict[str, str] | None = None, *,
+              gazebo: str | GazeboTarget | None = None) -> LoadResult:
+    """Load an SDFormat, URDF or xacro file and resolve its frames.
+
+    Args:
+        path: the file, or a model directory (its ``model.config`` names the file).
+        xacro_args: ``name:=value`` arguments of a xacro file.
+        gazebo: the Gazebo release (``'fortress'``, ``'harmonic'``, ``'ionic'``,
+            ``'jetty'``) whose libsdformat the file is read as; None: the one in
+            force (``sdf_tools.gazebo.using``), else ``ROS_DISTRO``'s, else the newest.
+    """
+    with using(gazebo):
+        return _load_file(path, xacro_args)
+
+
+def _load_file(path: str | Path, xacro_args: dict[str, str] | None) -> LoadResult:
     source = str(path)
     if Path(path).is_dir():
         from sdf_tools.sdf.uris import model_file_in_dir
@@ -225,7 +242,10 @@ def _size(path: str | Path) -> int:
 
 @no_gc
 def load_string(text: str | bytes, source: str | None = None,
-                xacro_args: dict[str, str] | None = None) -> LoadResult:
-    """Load a description given as text (``source`` names it in messages)."""
+                xacro_args: dict[str, str] | None = None, *,
+                gazebo: str | GazeboTarget | None = None) -> LoadResult:
+    """Load a description given as text (``source`` names it in messages; ``gazebo`` as in
+    :func:`load_file`)."""
     data = text.encode('utf-8') if isinstance(text, str) else text
-    return _with_graphs(_read_bytes(data, None, source, xacro_args))
+    with using(gazebo):
+        return _with_graphs(_read_bytes(data, None, source, xacro_args))

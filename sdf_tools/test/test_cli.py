@@ -23,8 +23,9 @@ def test_inspect_json_prints_one_object_with_the_documented_keys() -> None:
     proc = run('inspect', str(DEMO), '--json')
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
-    assert set(data) == {'file', 'format', 'version', 'valid', 'errors', 'warnings', 'models',
-                         'links', 'joints', 'frames', 'actors'}
+    assert set(data) == {'file', 'format', 'version', 'gazebo', 'valid', 'errors', 'warnings',
+                         'models', 'links', 'joints', 'frames', 'actors'}
+    assert data['gazebo']['name'] in ('fortress', 'harmonic', 'ionic', 'jetty')
     assert data['format'] == 'sdf' and data['version'] == '1.9' and data['valid'] is True
     names = {m['name'] for m in data['models']}
     assert {'rover', 'rover::arm', 'rover::mast'} <= names
@@ -112,3 +113,12 @@ def test_check_imports_only_what_checking_needs() -> None:
     # Of the report, only its argparse helpers (check's --package option).
     assert {m for m in imported if m.startswith('sdf_tools.report')} <= {
         'sdf_tools.report', 'sdf_tools.report.command'}
+def test_gazebo_option_anywhere_picks_the_target_and_json_says_it() -> None:
+    for args in (('inspect', str(DEMO), '--json', '--gazebo', 'fortress'),
+                 ('--gazebo=fortress', 'inspect', str(DEMO), '--json')):
+        proc = run(*args)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout)['gazebo'] == {'name': 'fortress', 'libsdformat': 12,
+                                                     'sdformat': '1.9'}
+    proc = run('check', str(DEMO), '--gazebo', 'humble')
+    assert proc.returncode == 2 and 'unknown Gazebo target' in proc.stderr

@@ -134,7 +134,7 @@ def convert_input(input_path: str | os.PathLike[str], *, to: str, options: Conve
         if imported.loaded is None:
             return imported.failed(to)
         return imported.prepend_to(convert_loaded(imported.loaded, to=to, options=options))
-    loaded = load_file(path, options.xacro_args)
+    loaded = load_file(path, options.xacro_args, gazebo=options.gazebo)
     result = convert_loaded(loaded, to=to, options=options)
     result.usable = loaded.usable and loaded.document is not None
     return result

@@ -22,6 +22,7 @@ from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, names
+from sdf_tools.gazebo import GAZEBO_HELP, TARGETS
 from sdf_tools.transform import Transform
 from sdf_tools.xacro_args import parse_name_values
 
@@ -30,6 +31,12 @@ _D = ConversionOptions()
 
 # (option field, flags, argparse keyword arguments); the help states each default.
 FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
+    ('gazebo', ('--gazebo',), {
+        'choices': tuple(TARGETS), 'default': None, 'help': GAZEBO_HELP}),
+    ('expand_auto_inertials', ('--expand-auto-inertials',), {
+        'action': 'store_true', 'help': 'SDFormat output: write the mass, centre of mass and '
+        'inertia computed for <inertial auto="true"> (as gz sdf --expand-auto-inertials) '
+        '(default: write the element as the input has it)'}),
     ('sdf_version', ('--sdf-version',), {
         'choices': ConversionOptions.CHOICES['sdf_version'], 'default': _D.sdf_version,
         'help': 'SDFormat version written (default: %(default)s)'}),

@@ -69,6 +69,10 @@ class ConversionOptions:
         assets_dir: MJCF written to a file: the directory its meshes, height
             fields and textures are copied to and named from (relative to the
             output's directory, or absolute; '' for ``assets`` next to it).
+        gazebo: the Gazebo release the input is read as ('fortress', 'harmonic',
+            'ionic', 'jetty'; None: ``ROS_DISTRO``'s, else the newest).
+        expand_auto_inertials: SDFormat output: write the values computed for
+            ``<inertial auto="true">`` (as ``gz sdf --expand-auto-inertials``).
     """
 
     sdf_version: str = '1.9'
@@ -93,6 +97,8 @@ class ConversionOptions:
     actuators: str = 'none'
     joint_positions: dict[str, float] = field(default_factory=dict)
     xacro_args: dict[str, str] = field(default_factory=dict)
+    gazebo: str | None = None
+    expand_auto_inertials: bool = False
 
     CHOICES = {
         'sdf_version': ('1.9', '1.10', '1.11'),

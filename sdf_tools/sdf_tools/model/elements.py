@@ -49,6 +49,13 @@ class Inertial:
     inertia: tuple[float, float, float, float, float, float] = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
     pose: RawPose | None = None
     loc: Loc | None = None
+    # <inertial auto="true"> (SDFormat 1.11): mass, inertia and pose above are then the
+    # values libsdformat 14+ computed from the collisions; what the file wrote is kept
+    # below so a writer can write the element back as it was.
+    auto: bool = False
+    density: float | None = None        # <inertial><density>
+    given_mass: float | None = None     # <mass> written with auto (rescales the density)
+    auto_params_xml: str = ''           # <auto_inertia_params>, verbatim
 
 
 @dataclass(slots=True)

@@ -61,6 +61,7 @@ def report_json(report: Report) -> dict[str, Any]:
     ours = report.lint.ours
     return {
         'file': report.file, 'format': r.format, 'version': r.version,
+        'gazebo': r.gazebo.to_json() if r.gazebo is not None else None,
         'valid': r.valid, 'usable': r.usable,
         'libsdformat': {'valid': r.valid, 'errors': len(r.errors), 'warnings': len(r.warnings)},
         'checks': {s: sum(p.severity.value == s for p in ours) for s in ('error', 'warning', 'note')},

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdf_tools.gazebo import add_gazebo_option
 from sdf_tools.xacro_args import parse_name_values
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('--json', action='store_true', help='print the checks as one JSON object')
     add_package_option(p)
     p.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    add_gazebo_option(p)
 
 
 def add_package_option(p: argparse.ArgumentParser) -> None:

@@ -186,7 +186,9 @@ def _summary(report: Report) -> str:
     r = report.resolved
     fmt = (r.format or 'unreadable') + (f' {r.version}' if r.version else '')
     mass = sum(lk.inertial.mass for lk in r.links)
-    parts = [fmt, f'{len(r.models)} models', f'{len(r.links)} links', f'{len(r.joints)} joints',
+    target = (f'read as Gazebo {r.gazebo.name.capitalize()} (libsdformat {r.gazebo.libsdformat})'
+              if r.gazebo is not None else '')
+    parts = [fmt, target, f'{len(r.models)} models', f'{len(r.links)} links', f'{len(r.joints)} joints',
              f'{len(r.frames)} frames', f'total mass {mass:.6g} kg' if math.isfinite(mass) else '']
     return _verdicts(report) + '<p class="summary">' + ' · '.join(p for p in parts if p) + '</p>'
 

@@ -235,7 +235,8 @@ def resolve(result: LoadResult, file: str | None = None) -> Resolved:
         tuple(result.diagnostics), doc,
         tuple(c.models), tuple(c.links), tuple(c.joints), tuple(c.frames), tuple(c.sensors),
         tuple(c.actors),
-        _first_by_name(c.models), _first_by_name(c.links), _first_by_name(c.joints))
+        _first_by_name(c.models), _first_by_name(c.links), _first_by_name(c.joints),
+        result.gazebo)
 
 
 def _first_by_name(items: list[_Named]) -> dict[str, _Named]:

@@ -94,6 +94,7 @@ def to_json(r: Resolved) -> Json:
     """Return the ``inspect --json`` object of ``r``."""
     return {
         'file': r.file, 'format': r.format, 'version': r.version, 'valid': r.valid,
+        'gazebo': r.gazebo.to_json() if r.gazebo is not None else None,
         'errors': [d.to_json() for d in r.errors],
         'warnings': [d.to_json() for d in r.warnings],
         'models': [_model(m) for m in r.models],

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sdf_tools.errors import Diagnostic, Findings
+from sdf_tools.gazebo import GazeboTarget
 from sdf_tools.model import Actor, Collision, Document, Frame, Joint, JointAxis, Link, Model, Sensor, Visual
 from sdf_tools.model.elements import Geometry
 from sdf_tools.transform import Transform, Vec3
@@ -178,6 +179,7 @@ class Resolved(Findings):
     models_by_name: Mapping[str, ResolvedModel] = field(default_factory=dict, repr=False)
     links_by_name: Mapping[str, ResolvedLink] = field(default_factory=dict, repr=False)
     joints_by_name: Mapping[str, ResolvedJoint] = field(default_factory=dict, repr=False)
+    gazebo: GazeboTarget | None = None  # the target whose libsdformat read the file
 
 
 def finite(value: float) -> float | None:

@@ -5,6 +5,7 @@ from lxml import etree
 
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
+from sdf_tools.sdf.auto_inertial import is_auto, read_auto_inertial
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
 from sdf_tools.sdf.geometry import parse_geometry
@@ -120,12 +121,14 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     k = index(el)
     link = Link(name, get_pose(ctx, k), loc=ctx.loc(el))
     ie = k.get('inertial')
-    if ie is not None:
+    auto = ie is not None and is_auto(ctx, ie)
+    if ie is not None and not auto:
         link.inertial = parse_inertial(ctx, ie, name)
-    else:
+    elif ie is None:
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
                  f'link [{name}] has no <inertial>: libsdformat assumes mass 1 kg and '
                  'unit inertia at the link origin', el)
+    collision_els: list[etree._Element] = []
     for kind, target in (('visual', link.visuals), ('collision', link.collisions)):
         if kind not in k:
             continue
@@ -133,10 +136,16 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
         items = [_visual_or_collision(ctx, c, kind) for c in els]
         if len(items) == 1:
             target.append(items[0])  # type: ignore[arg-type]
+            collision_els = els if kind == 'collision' else collision_els
             continue
         drop = check_unique(ctx, [(v.name, c) for v, c in zip(items, els, strict=True)],
                             kind.capitalize(), name)
         target.extend(v for i, v in enumerate(items) if i not in drop)  # type: ignore[misc]
+        if auto and kind == 'collision':
+            collision_els = [c for i, c in enumerate(els) if i not in drop]
+    if auto and ie is not None:
+        pairs = list(zip(link.collisions, collision_els, strict=True))
+        link.inertial = read_auto_inertial(ctx, ie, name, pairs) or parse_inertial(ctx, ie, name)
     if 'sensor' in k:
         link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
     if 'light' in k:

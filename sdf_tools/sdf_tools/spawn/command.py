@@ -22,6 +22,7 @@ import math
 import sys
 
 from sdf_tools.formats import LOADED, names
+from sdf_tools.gazebo import add_gazebo_option
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.backend_choice import BACKENDS, make_backend
 from sdf_tools.spawn.errors import BackendUnavailableError
@@ -59,6 +60,7 @@ def add_spawn_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser])
     p = sub.add_parser('spawn', help='spawn a model into a running Gazebo and confirm it')
     p.add_argument('file', nargs='?', default='', help=f'{names(LOADED)} file or URI (package://, model://)')
     p.add_argument('args', nargs='*', help='xacro arguments name:=value')
+    add_gazebo_option(p)
     p.add_argument('--string', default='', metavar='XML', help='the model as text instead of FILE')
     p.add_argument('--name', default='', help="entity name (default: the model's own)")
     p.add_argument('--allow-renaming', action='store_true',

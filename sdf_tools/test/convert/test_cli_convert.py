@@ -145,7 +145,8 @@ def test_flags_build_the_options() -> None:
         '--inertia-from-geometry', '--mesh-collision', 'box', '--no-joint-drive-from-transmission',
         '--model', 'm', '--scope-separator', '/', '--drop-frames', '--break-loops', 'b:=2',
         '--assets-dir', 'meshes', '--usd-mesh-approximation', 'convexDecomposition',
-        '--actuators', 'motor', '--joint-positions', 'j1=0.5,j2=-1'])
+        '--actuators', 'motor', '--joint-positions', 'j1=0.5,j2=-1',
+        '--gazebo', 'fortress', '--expand-auto-inertials'])
     opts, problems = options_from_args(ns)
     assert not problems
     defaults = ConversionOptions()

@@ -88,9 +88,25 @@ def pose_element(parent: etree._Element, pose: RawPose | None, *,
     return sub(parent, 'pose', text, **attrs)
 
 
-def inertial_element(parent: etree._Element, inertial: Inertial) -> etree._Element:
-    """Append ``<inertial>`` (its pose is always relative to the link)."""
+def inertial_element(parent: etree._Element, inertial: Inertial, *,
+                     expand_auto: bool = False) -> etree._Element:
+    """Append ``<inertial>`` (its pose is always relative to the link).
+
+    An ``auto`` inertial is written back as the file had it (``auto``, its densities,
+    a given mass, ``<auto_inertia_params>``), or, with ``expand_auto``, with the values
+    computed from it as ``gz sdf --expand-auto-inertials`` writes them (``auto`` kept).
+    """
     el = sub(parent, 'inertial')
+    if inertial.auto:
+        el.set('auto', 'true')
+        if inertial.density is not None:
+            sub(el, 'density', num(inertial.density))
+        if inertial.auto_params_xml:
+            el.append(etree.fromstring(inertial.auto_params_xml))
+        if not expand_auto:
+            if inertial.given_mass is not None:
+                sub(el, 'mass', num(inertial.given_mass))
+            return el
     pose_element(el, inertial.pose, keep_relative_to=False)
     sub(el, 'mass', num(inertial.mass))
     ie = sub(el, 'inertia')
@@ -176,12 +192,13 @@ def shape_element(parent: etree._Element, item: Visual | Collision, kind: str,
     return el
 
 
-def link_element(parent: etree._Element, link: Link, verbatim: Verbatim) -> etree._Element:
+def link_element(parent: etree._Element, link: Link, verbatim: Verbatim, *,
+                 expand_auto: bool = False) -> etree._Element:
     """Append a ``<link>``: pose, inertial, flags, collisions, visuals, sensors, lights, extras."""
     el = sub(parent, 'link', name=link.name)
     pose_element(el, link.pose)
     if link.inertial is not None:
-        inertial_element(el, link.inertial)
+        inertial_element(el, link.inertial, expand_auto=expand_auto)
     if not link.gravity:
         sub(el, 'gravity', 'false')
     if link.kinematic:

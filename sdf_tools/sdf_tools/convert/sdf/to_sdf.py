@@ -36,6 +36,7 @@ from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import ErrorCode
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model
+from sdf_tools.sdf.context import version_tuple
 
 __all__ = ['convert_to_sdf']
 
@@ -133,8 +134,24 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
         for joint in model.joints:
             mimic_as_custom(joint, report, options.sdf_version)
     _newer_than_output(doc, options.sdf_version, report)
+    _auto_inertials(doc, options, report)
     if report.errors:
         return ConversionResult(None, 'sdf', report)
-    opts = WriteOptions(version=options.sdf_version, joint_before_child=doc.format == 'urdf')
+    opts = WriteOptions(version=options.sdf_version, joint_before_child=doc.format == 'urdf',
+                        expand_auto_inertials=options.expand_auto_inertials)
     text = to_text(write_document(doc, opts), report.entries, result.document.file)
     return ConversionResult(text, 'sdf', report)
+
+
+def _auto_inertials(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+    """Write ``<inertial auto="true">`` as computed where the output version has no ``auto``."""
+    if version_tuple(options.sdf_version) >= (1, 11):
+        return
+    for model in _all_models(doc):
+        for link in model.links:
+            if link.inertial is not None and link.inertial.auto:
+                link.inertial.auto = False
+                report.add(ReportKind.REWRITTEN, f'link[{link.name}]/inertial',
+                           f'auto="true" written as the values it computes (mass '
+                           f'{link.inertial.mass:g} kg): SDFormat {options.sdf_version} has no '
+                           'automatic inertials')

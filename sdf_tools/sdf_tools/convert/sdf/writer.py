@@ -43,10 +43,13 @@ class WriteOptions:
             (the order libsdformat gives a converted URDF).
         namespaces: prefixes that verbatim pieces may use without declaring
             them (``urdf`` for carried URDF elements).
+        expand_auto_inertials: write the values computed for ``<inertial auto="true">``
+            (``gz sdf --expand-auto-inertials``) instead of the element as written.
     """
 
     version: str = '1.9'
     joint_before_child: bool = False
+    expand_auto_inertials: bool = False
     namespaces: dict[str, str] = field(default_factory=lambda: {'urdf': URDF_NS})
 
     @property
@@ -105,7 +108,7 @@ class _Writer:
         mimic = self.opts.mimic_in_axis
         if not self.opts.joint_before_child:
             for link in model.links:
-                link_element(el, link, self.verbatim)
+                link_element(el, link, self.verbatim, expand_auto=self.opts.expand_auto_inertials)
             for joint in model.joints:
                 joint_element(el, joint, self.verbatim, mimic=mimic)
             return
@@ -117,7 +120,7 @@ class _Writer:
             for joint in by_child.get(link.name, []):
                 joint_element(el, joint, self.verbatim, mimic=mimic)
                 written.add(id(joint))
-            link_element(el, link, self.verbatim)
+            link_element(el, link, self.verbatim, expand_auto=self.opts.expand_auto_inertials)
         for joint in model.joints:
             if id(joint) not in written:
                 joint_element(el, joint, self.verbatim, mimic=mimic)

@@ -1,0 +1,32 @@
+"""The Gazebo target: chosen once, from ROS_DISTRO by default, per load otherwise."""
+from __future__ import annotations
+
+import pytest
+
+from sdf_tools import gazebo
+from sdf_tools.load import load_string
+
+
+@pytest.mark.parametrize('distro, name', [('humble', 'fortress'), ('jazzy', 'harmonic'),
+                                          ('kilted', 'ionic'), ('rolling', 'jetty'),
+                                          ('', 'jetty'), ('noetic', 'jetty')])
+def test_default_target_follows_ros_distro(distro: str, name: str) -> None:
+    assert gazebo.default_target({'ROS_DISTRO': distro}).name == name
+
+
+def test_using_sets_the_target_for_a_block_only() -> None:
+    outer = gazebo.current()
+    with gazebo.using('fortress') as t:
+        assert gazebo.current() is t and t.libsdformat == 12
+        assert load_string('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>'
+                           ).gazebo is t
+    assert gazebo.current() == outer
+
+
+def test_gazebo_option_is_taken_from_anywhere() -> None:
+    assert gazebo.split_gazebo_option(['check', 'f', '--gazebo', 'ionic']) == ('ionic', ['check', 'f'])
+    assert gazebo.split_gazebo_option(['--gazebo=jetty', 'x']) == ('jetty', ['x'])
+    with pytest.raises(ValueError, match='unknown Gazebo target'):
+        gazebo.split_gazebo_option(['--gazebo', 'garden'])
+    with pytest.raises(ValueError, match='needs a value'):
+        gazebo.split_gazebo_option(['--gazebo'])
