@@ -1,6 +1,8 @@
 """Convert files and strings: format detection, dispatch, output and report files.
 
-What the CLI (``sdf_tools convert``) and the ROS Convert service call::
+Reads SDFormat, URDF and xacro (:func:`sdf_tools.load.load_file`), MJCF and
+USD (their importers); writes SDFormat, URDF, MJCF and USD. What the CLI
+(``sdf_tools convert``), the ROS Convert service and a Python user call::
 
     result = convert_file('robot.urdf.xacro', to=None, output_path='robot.sdf',
                           options=ConversionOptions(xacro_args={'arm': 'left'}),
@@ -62,7 +64,7 @@ def _failed(to: str, message: str, code: ErrorCode = ErrorCode.PARAMETER_ERROR,
 
 
 def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions) -> ConversionResult:
-    """Convert an already loaded file to ``to`` ('sdf' or 'urdf')."""
+    """Convert an already loaded file to ``to`` (one of ``FORMATS``: SDFormat, URDF, USD, MJCF)."""
     if to == 'urdf':
         from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
         return convert_to_urdf(loaded, options)
@@ -285,10 +287,10 @@ def convert_text(text: str, *, input_format: str = 'auto', to: str, options: Con
     """Convert a description given as text (for services: nothing is written).
 
     Args:
-        text: SDFormat, URDF or xacro.
+        text: SDFormat, URDF or xacro (MJCF and USD are read from files: :func:`convert_file`).
         input_format: 'auto' (from the root element and namespace), 'sdf',
             'urdf' or 'xacro'; a mismatch with the text is an error.
-        to: 'sdf' or 'urdf'.
+        to: one of ``FORMATS`` ('sdf', 'urdf', 'usd', 'mjcf').
         options: the conversion options.
         source_name: names the text in messages; relative includes (SDFormat
             or xacro) resolve against its directory.
