@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.gazebo import using
 from sdf_tools.load import LoadResult, load_file, load_string, without_read_summary
 from sdf_tools.ros.params import PublisherParams, resolve_description_file
 from sdf_tools.ros.tf_tree import TfTree, TreeOptions, build_tf_tree
@@ -246,7 +247,8 @@ def load_description(params: PublisherParams, *, text: str | None = None,
         text: a description received on the description topic (wins over
             the parameters); ``text_source`` names it in messages.
     """
-    source, result, urdf_text, errors = _read_input(params, text, text_source)
+    with using(params.gazebo or None):
+        source, result, urdf_text, errors = _read_input(params, text, text_source)
     out = LoadedDescription(os.fspath(source), errors=errors)
     if result is None:
         return out

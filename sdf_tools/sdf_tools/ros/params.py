@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdf_tools.gazebo import TARGETS
 from sdf_tools.ros.param_types import type_name
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.xacro_args import parse_name_values, parse_name_values_text
@@ -69,12 +70,14 @@ PUBLISHER_PARAMS: tuple[ParamSpec, ...] = (
     ParamSpec('description_topic', '',
               'A std_msgs/String topic to take the description from (transient local); each '
               'message replaces the current description. Empty: no subscription.'),
+    ParamSpec('gazebo', '', 'The Gazebo whose libsdformat to reproduce: fortress, harmonic, '
+              'ionic or jetty. Empty: from ROS_DISTRO, else the newest.'),
 )
 
 #: Parameters whose change reloads the description and republishes everything.
 RELOAD_PARAMS = frozenset({
     'description_file', 'robot_description', 'xacro_args', 'robot_description_format', 'model',
-    'mesh_uris',
+    'mesh_uris', 'gazebo',
     'root_frame', 'scope_separator', 'publish_frames', 'frame_prefix'})
 
 
@@ -95,6 +98,7 @@ class PublisherParams:
     publish_frequency: float = 20.0
     ignore_timestamp: bool = False
     description_topic: str = ''
+    gazebo: str = ''
 
     @property
     def xacro_dict(self) -> dict[str, str]:
@@ -135,6 +139,9 @@ def check_value(name: str, value: object) -> str | None:
                 or not 0.0 <= float(value) <= MAX_FREQUENCY:
             return (f'publish_frequency must be a number from 0 to {MAX_FREQUENCY:g}, not '
                     f'{type_name(value) + " " if isinstance(value, (bool, str)) else ""}{value!r}')
+    elif name == 'gazebo':
+        if value not in ('', *TARGETS):
+            return f'gazebo must be one of {", ".join(TARGETS)} (or empty), not {value!r}'
     elif name == 'robot_description_format':
         if value not in FORMATS:
             return f'robot_description_format must be one of {", ".join(FORMATS)}, not {value!r}'
