@@ -21,7 +21,7 @@ from sdf_tools.lint.finding import Finding
 from sdf_tools.model import Document, Model
 from sdf_tools.model.massless import MASSLESS_EPS, is_massless
 from sdf_tools.resolved import Resolved, ResolvedLink
-from sdf_tools.urdf.conversion import lumped_joints
+from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root, lumped_joints
 
 
 def _sdf(link: ResolvedLink) -> Finding | None:
@@ -100,6 +100,11 @@ def massless_findings(resolved: Resolved) -> list[Finding]:
     if doc is None:
         return []
     if doc.format == 'urdf' and doc.model is not None:
-        return _urdf(doc.model, {lk.element.name: lk for lk in resolved.links})
+        # A massless root is the reader's MODEL_WITHOUT_LINK already (libsdformat refuses the
+        # robot): that error is its one line.
+        refused = {d.message[len(MASSLESS_ROOT):].split(']', 1)[0]
+                   for d in resolved.diagnostics if is_massless_root(d)}
+        found = _urdf(doc.model, {lk.element.name: lk for lk in resolved.links})
+        return [f for f in found if f.subject.rsplit('::', 1)[-1] not in refused]
     static = {m.name for m in resolved.models if m.static}
     return [f for lk in resolved.links if lk.model not in static and (f := _sdf(lk)) is not None]

@@ -4,7 +4,8 @@ The reader reports what libsdformat assumes where it reads it (a ``<limit>``
 left out, a URDF link of mass 0), without knowing what the model does with it
 (a joint that moves without end; a link lumped away, or dropped with its
 subtree). A lint finding that says the consequence of the same fact replaces
-those lines in the report and in ``check --strict``: a reader can see each
+those lines in the report and in ``check --strict``, and so does the reader's
+own refusal of a robot whose root link has no mass: a reader can see each
 fact once, under the code that names its cause.
 
 Matched by the element the finding is about: the same file, the line of that
@@ -16,6 +17,7 @@ from __future__ import annotations
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.lint.finding import Finding
 from sdf_tools.resolved import Resolved
+from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root
 
 _LINK_MASS = ('has no <inertial>', 'has mass ')
 
@@ -44,6 +46,11 @@ def restated(resolved: Resolved, findings: list[Finding]) -> list[Diagnostic]:
             if axis is not None and axis.loc is not None:
                 out += [d for d in resolved.diagnostics
                         if d.file == axis.loc.file and _about_limits(d, {axis.loc.line})]
+    # The reader's own refusal of a massless URDF root (MODEL_WITHOUT_LINK) says what its
+    # "no <inertial>" warning says, and more: the refusal is the one line.
+    for root in (d for d in resolved.diagnostics if is_massless_root(d)):
+        name = root.message[len(MASSLESS_ROOT):].split(']', 1)[0]
+        out += [d for d in resolved.diagnostics if d.file == root.file and _about_link(d, name)]
     unique: dict[int, Diagnostic] = {}
     for d in out:
         unique.setdefault(id(d), d)

@@ -246,3 +246,14 @@ def test_zero_size_shape_is_noted_not_drawn(write_sdf: Writer) -> None:
     assert p.severity is Severity.NOTE and 'visual [dot]' in p.message
     report = build_report(str(path))
     assert report.scene is not None and len(report.scene.nodes) == 2  # the two boxes only
+
+
+def test_urdf_massless_root_is_the_readers_refusal_alone(tmp_path: Path) -> None:
+    # libsdformat refuses the robot (MODEL_WITHOUT_LINK): that error is the root's one line.
+    path = tmp_path / 'r.urdf'
+    path.write_text('<?xml version="1.0"?>\n<robot name="r">\n<link name="base"/>\n<link name="arm"><inertial>'
+                    '<mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
+                    '</link><joint name="j" type="continuous"><parent link="base"/><child link="arm"/>'
+                    '</joint></robot>\n')
+    at_base = [p.code for p in found(path) if p.line == 3]
+    assert at_base == [ErrorCode.MODEL_WITHOUT_LINK]
