@@ -18,7 +18,7 @@ from typing import Any
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.mjcf.import_lines import cite_mjcf, line_map, origins
-from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses
+from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
@@ -34,7 +34,7 @@ from sdf_tools.convert.mjcf.reader import (
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult, load_string
-from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose
+from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose, World
 from sdf_tools.transform import Transform
 
 __all__ = ['load_mjcf', 'read_mjcf']
@@ -97,9 +97,9 @@ def _couplings(src: MjcfSource, joints: dict[str, Joint]) -> None:
                        *src.where(kind, name))
 
 
-def _losses(src: MjcfSource) -> None:
+def _losses(src: MjcfSource, carried: bool) -> None:
     import mujoco  # loaded by _compile
-    option_losses(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
+    option_losses(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt, carried)
     texture_losses(src)
     m = src.model
     for count, tag, what in _LOST:
@@ -175,14 +175,27 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     sites(src, model)
     _couplings(src, {j.name: j for j in model.joints})
     _one_namespace(src, model)
-    _losses(src)
+    import mujoco  # loaded by _compile
+    physics = world_physics(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
+    _losses(src, bool(physics))
+    if physics:
+        world = World(name, [model], extras=physics, loc=src.loc('option', ''))
+        return Document(str(path), 'sdf', '1.11', worlds=[world]), src.report
     return Document(str(path), 'sdf', '1.11', model=model), src.report
+
+
+def _model_of(doc: Document | None) -> Model | None:
+    """Return the imported model (the document's, or its world's)."""
+    if doc is None:
+        return None
+    return doc.model if doc.model is not None else doc.worlds[0].models[0]
 
 
 def _keep_file_names(model: Model, loaded: LoadResult) -> None:
     """Carry the MJCF names of renamed joints onto the joints the SDFormat text was read into."""
     names = {j.name: j.file_name for j in model.joints if j.file_name}
-    got = loaded.document.model if loaded.document is not None else None
+    got = _model_of(loaded.document) if loaded.document is not None and (
+        loaded.document.model is not None or loaded.document.worlds) else None
     for j in got.joints if got is not None else []:
         j.file_name = names.get(j.name, j.file_name)
 
@@ -196,7 +209,8 @@ def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
     loaded = load_string(sdf, path, xacro_args)
     # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
     loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
-    assert doc.model is not None
-    _keep_file_names(doc.model, loaded)
-    lines = line_map(sdf, origins(doc.model))
+    model = _model_of(doc)
+    assert model is not None
+    _keep_file_names(model, loaded)
+    lines = line_map(sdf, origins(model))
     return Imported(loaded, report, lambda r: cite_mjcf(r, str(path), lines))

@@ -114,27 +114,59 @@ def _lost(src: MjcfSource, g: int, label: str, where: tuple[str, int | None]) ->
                        'counterpart', *where)
 
 
-def option_losses(src: MjcfSource, default: Any) -> None:
-    """Report each ``<option>`` setting that differs from MuJoCo's ``default`` options."""
+def world_physics(src: MjcfSource, default: Any) -> list[Extra]:
+    """Return a world's ``<gravity>`` and ``<physics>`` for an ``<option>`` that sets them.
+
+    ``timestep`` is ``max_step_size`` (and ``real_time_update_rate`` its inverse, so that
+    Gazebo runs in real time); ``gravity`` is the world's. Empty when both are MuJoCo's
+    defaults: the import is then a model file, as the MJCF is a robot.
+    """
+    opt = src.model.opt
+    gravity = _v(opt.gravity)
+    if opt.timestep == default.timestep and gravity == _v(default.gravity):
+        return []
+    where = src.loc('option', '')
+    step = float(opt.timestep)
+    src.report.add(ReportKind.REWRITTEN, 'option', f'timestep {step!r} and gravity '
+                   f'"{_text(gravity)}" written as the <physics> max_step_size and <gravity> of '
+                   'a world holding the model', *src.where('option', ''))
+    physics = (f'<physics name="mujoco" type="ode"><max_step_size>{step!r}</max_step_size>'
+               '<real_time_factor>1</real_time_factor>'
+               f'<real_time_update_rate>{1.0 / step!r}</real_time_update_rate></physics>')
+    # The world elements the spec requires, at its defaults (libsdformat would add them and
+    # warn): MuJoCo's magnetic field, when set, is reported with the other settings.
+    required = [('magnetic_field', '<magnetic_field>5.5645e-6 22.8758e-6 -42.3884e-6'
+                 '</magnetic_field>'), ('atmosphere', '<atmosphere type="adiabatic"/>'),
+                ('scene', '<scene><ambient>0.4 0.4 0.4 1</ambient><background>0.7 0.7 0.7 1'
+                 '</background><shadows>true</shadows></scene>')]
+    return [Extra('gravity', f'<gravity>{_text(gravity)}</gravity>', where),
+            Extra('physics', physics, where), *(Extra(tag, xml, where) for tag, xml in required)]
+
+
+def option_losses(src: MjcfSource, default: Any, carried: bool) -> None:
+    """Report each ``<option>`` setting that differs from MuJoCo's ``default`` options.
+
+    ``carried``: timestep and gravity went into a world (:func:`world_physics`).
+    """
     opt, ref = src.model.opt, default
     lost = []
     for attr in ('timestep', 'impratio', 'tolerance', 'iterations', 'noslip_iterations',
                  'density', 'viscosity'):
         value = getattr(opt, attr)
-        if value != getattr(ref, attr):
+        if value != getattr(ref, attr) and not (carried and attr == 'timestep'):
             lost.append(f'{attr}={value:g}')
     for attr in ('gravity', 'wind', 'magnetic'):
-        if _v(getattr(opt, attr)) != _v(getattr(ref, attr)):
+        if _v(getattr(opt, attr)) != _v(getattr(ref, attr)) and not (carried and
+                                                                      attr == 'gravity'):
             lost.append(f'{attr}="{_text(_v(getattr(opt, attr)))}"')
     if opt.integrator != ref.integrator:
         lost.append(f'integrator={_INTEGRATORS.get(int(opt.integrator), opt.integrator)}')
     if opt.cone != ref.cone:
         lost.append(f'cone={_CONES.get(int(opt.cone), opt.cone)}')
     if lost:
-        src.report.add(ReportKind.DROPPED, 'option', f'{", ".join(lost)}: simulation '
-                       "settings, which an SDFormat model does not hold (a world's <physics> "
-                       "and <gravity> do: max_step_size is MuJoCo's timestep)",
-                       *src.where('option', ''))
+        src.report.add(ReportKind.DROPPED, 'option', f'{", ".join(lost)}: MuJoCo solver '
+                       "settings SDFormat has no counterpart for (a world's <physics> holds "
+                       'the step, its <gravity> the gravity)', *src.where('option', ''))
 
 
 def texture_losses(src: MjcfSource) -> None:

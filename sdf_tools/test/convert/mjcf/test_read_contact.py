@@ -62,8 +62,9 @@ def test_equal_contact_bits_are_a_bitmask(imported: tuple[str, list]) -> None:
 
 def test_joint_ref_shifts_the_limits(imported: tuple[str, list]) -> None:
     text, entries = imported
-    model = load_string(text, 'features.sdf').document.model  # type: ignore[union-attr]
-    assert model is not None
+    doc = load_string(text, 'features.sdf').document
+    assert doc is not None and len(doc.worlds) == 1  # <option> sets timestep: a world holds it
+    model = doc.worlds[0].models[0]
     hip = next(j for j in model.joints if j.name == 'hip_joint')
     assert hip.axis is not None
     assert math.isclose(hip.axis.lower, -1.2, abs_tol=1e-15)
@@ -75,11 +76,11 @@ def test_what_sdformat_cannot_hold_is_reported_at_its_mjcf_line(imported: tuple[
                                                                  ) -> None:
     _, entries = imported
     by = {e[1]: e for e in entries}
-    option = by['option']
-    for setting in ('timestep=0.005', 'impratio=10', 'integrator=implicitfast', 'cone=elliptic'):
+    option = next(e for e in entries if e[1] == 'option' and e[0] is ReportKind.DROPPED)
+    for setting in ('impratio=10', 'integrator=implicitfast', 'cone=elliptic'):
         assert setting in option[2]
     assert option[3] == _line('<option')
-    assert 'gravity=' not in option[2]  # -9.81 is MuJoCo's default
+    assert 'timestep=' not in option[2] and 'gravity=' not in option[2]  # carried
     assert by['texture[grid]'][3] == _line('<texture name="grid"')
     assert 'rolling friction 0.001' in by['geom[foot]/friction'][2]
     assert 'time constant' in by['geom[foot]/solref'][2]
@@ -108,3 +109,15 @@ def test_the_sdformat_surface_goes_back_to_mujoco(imported: tuple[str, list]) ->
     assert int(m.geom_condim[foot.id]) == 4 and list(m.geom_friction[foot.id][:2]) == [0.8, 0.02]
     torso = m.geom('base/torso_2')
     assert (int(m.geom_contype[torso.id]), int(m.geom_conaffinity[torso.id])) == (3, 3)
+
+
+def test_timestep_and_gravity_are_the_physics_of_a_world(imported: tuple[str, list]) -> None:
+    text, entries = imported
+    root = etree.fromstring(text.encode())
+    assert float(root.findtext('world/physics/max_step_size') or 'nan') == 0.005
+    assert [float(v) for v in (root.findtext('world/gravity') or '').split()] == [0, 0, -9.81]
+    assert ('option', _line('<option')) in {(e[1], e[3]) for e in entries
+                                            if e[0] is ReportKind.REWRITTEN}
+    back = convert_to_mjcf(load_string(text, 'features.sdf'), ConversionOptions())
+    m = mujoco.MjModel.from_xml_string(back.text or '')
+    assert m.opt.timestep == 0.005 and list(m.opt.gravity) == [0, 0, -9.81]
