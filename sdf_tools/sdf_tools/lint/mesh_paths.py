@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sdf_tools.sdf.uris import resource_dirs
+from sdf_tools.sdf.uris import RESOURCE_ENV_VARS, resource_dirs
 
 #: How deep under a ROS_PACKAGE_PATH root rospack looks for packages (it has no limit;
 #: ours keeps a root like ``/`` from crawling the whole disk).
@@ -59,7 +59,7 @@ class MeshPaths:
             return _first(self._package(uri[len('package://'):], env))
         if uri.startswith('model://'):
             rest = uri[len('model://'):]
-            found = [_place(d / rest) for d in resource_dirs(env)] or [_unset('SDF_PATH')]
+            found = [_place(d / rest) for d in resource_dirs(env)] or [_unset(', '.join(RESOURCE_ENV_VARS))]
             if base_dir is not None:  # beside the file, and its model's own directory's parent
                 found += [_place(base_dir / rest), _place(base_dir.parent / rest)]
             return _first(found)
@@ -99,8 +99,8 @@ def _place(p: Path) -> tuple[Path | None, str]:
     return (p if p.is_file() else None), str(p)
 
 
-def _unset(var: str) -> tuple[Path | None, str]:
-    return None, f'{var} is not set'
+def _unset(names: str) -> tuple[Path | None, str]:
+    return None, f'{names} {"are" if "," in names else "is"} not set'
 
 
 def _first(places: list[tuple[Path | None, str]]) -> Lookup:
