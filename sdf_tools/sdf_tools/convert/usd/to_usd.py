@@ -19,6 +19,7 @@ the layer's documentation string.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
@@ -298,9 +299,16 @@ def _root(stage: Usd.Stage, plan: ExportPlan) -> list[tuple[FlatModel, Sdf.Path]
     return out
 
 
+#: Report entries listed in the stage's documentation (the full report is --report's).
+HEADER_ENTRIES = 12
+
+
 def _header(plan: ExportPlan, report: ConversionReport) -> str:
-    source = plan.document.file or '<string>'
-    return '\n'.join(report.header_lines(f'Converted to OpenUSD by sdf_tools from {source}.'))
+    # The source's name only, and the first entries only: a shipped stage carries neither
+    # the converting machine's paths nor a report longer than the robot.
+    source = Path(plan.document.file).name if plan.document.file else '<string>'
+    return '\n'.join(report.header_lines(f'Converted to OpenUSD by sdf_tools from {source}.',
+                                          HEADER_ENTRIES))
 
 
 def build_stage(plan: ExportPlan, options: ConversionOptions, report: ConversionReport
