@@ -24,11 +24,11 @@ from sdf_tools.urdf.conversion import LUMPING_SWITCHES, switch_on
 
 # The <gazebo> children parser_urdf.cc reads itself instead of copying them.
 _READ_BY_LIBSDFORMAT = frozenset({
-    'canonicalBody', 'cfmDamping', 'collision', 'dampingFactor', 'disableFixedJointLumping',
+    'canonicalBody', 'cfmDamping', 'collision', 'dampingFactor', *LUMPING_SWITCHES,
     'fdir1', 'fudgeFactor', 'implicitSpringDamper', 'kd', 'kp', 'laserRetro', 'material',
-    'maxContacts', 'maxVel', 'minDepth', 'mu1', 'mu2', 'preserveFixedJoint',
-    'provideFeedback', 'selfCollide', 'springReference', 'springStiffness', 'static',
-    'stopCfm', 'stopErp', 'turnGravityOff', 'visual',
+    'maxContacts', 'maxVel', 'minDepth', 'mu1', 'mu2', 'provideFeedback', 'selfCollide',
+    'springReference', 'springStiffness', 'static', 'stopCfm', 'stopErp', 'turnGravityOff',
+    'visual',
     # a robot-level <pose> is the model pose, read (and judged) by the URDF reader
     'pose',
 })

@@ -34,8 +34,7 @@ LINK_TAGS = ('material', 'collision', 'visual', 'turnGravityOff', 'dampingFactor
              'laserRetro')
 #: Tags libsdformat reads for joints.
 JOINT_TAGS = ('springReference', 'springStiffness', 'stopCfm', 'stopErp', 'fudgeFactor',
-              'provideFeedback', 'implicitSpringDamper', 'cfmDamping',
-              'disableFixedJointLumping', 'preserveFixedJoint')
+              'provideFeedback', 'implicitSpringDamper', 'cfmDamping', *LUMPING_SWITCHES)
 #: Tags libsdformat reads for the model (blocks without reference).
 MODEL_TAGS = ('static',)
 #: Read and then ignored by libsdformat.
@@ -45,8 +44,8 @@ PARSED_TAGS = frozenset(LINK_TAGS + JOINT_TAGS + MODEL_TAGS + IGNORED_TAGS)
 _NUMBER = re.compile(r'\s*([+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))',
                      re.IGNORECASE)
 _INTEGER = re.compile(r'\s*([+-]?\d+)')
-_BOOL_TAGS = ('selfCollide', 'provideFeedback', 'implicitSpringDamper', 'cfmDamping',
-              'disableFixedJointLumping', 'preserveFixedJoint', 'static')
+_BOOL_TAGS = ('selfCollide', 'provideFeedback', 'implicitSpringDamper', 'cfmDamping', 'static',
+              *LUMPING_SWITCHES)
 _STRING_TAGS = ('material', 'fdir1')
 
 
