@@ -14,7 +14,8 @@ Sources:
   * Debian's ``sdformat-sdf`` (``/usr/share/sdformat12/<version>``) for 1.0-1.9;
   * a libsdformat git directory (``--git-dir``, e.g. what ``fetch github:gazebosim/sdformat``
     brings) for what Debian lacks: ``navsat.sdf`` of 1.7-1.9 (from ``--old-rev``, the
-    libsdformat 12 release Debian packages) and the 1.10/1.11 directories (``--new-rev``).
+    libsdformat 12 release Debian packages), the 1.10/1.11 directories (``--new-rev``) and
+    1.12 (``--newest-rev``, libsdformat 16).
 
 Usage::
 
@@ -44,6 +45,8 @@ OLD_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9')
 NEW_VERSIONS = ('1.10', '1.11')
 OLD_REV = 'sdformat12_12.3.0'   # what Debian's libsdformat 12 (12.3.0+ds) is built from
 NEW_REV = 'sdformat15_15.4.0'   # newest libsdformat release whose newest spec is 1.11
+NEWEST_VERSIONS = ('1.12',)
+NEWEST_REV = 'sdformat16_16.1.0'  # libsdformat 16 (Gazebo Jetty): spec 1.12
 OUT_DIR = Path(__file__).resolve().parents[1] / 'sdf_tools' / 'sdf_tools' / 'sdf' / 'spec' / 'data'
 
 Reader = Callable[[str], str | None]
@@ -151,8 +154,14 @@ def dump(table: dict[str, object]) -> str:
     return json.dumps(table, separators=(',', ':'), sort_keys=False) + '\n'
 
 
+def rev_for(version: str, new_rev: str = NEW_REV, newest_rev: str = NEWEST_REV) -> str:
+    """The libsdformat release whose sources give a newer ``version``'s description files."""
+    return newest_rev if version in NEWEST_VERSIONS else new_rev
+
+
 def generate(versions: list[str], git_dir: str | None, debian_dir: Path,
-             old_rev: str, new_rev: str) -> dict[str, tuple[dict[str, object], list[str]]]:
+             old_rev: str, new_rev: str, newest_rev: str = NEWEST_REV,
+             ) -> dict[str, tuple[dict[str, object], list[str]]]:
     """Build the table of each version; report what each lacked."""
     out: dict[str, tuple[dict[str, object], list[str]]] = {}
     for v in versions:
@@ -163,8 +172,9 @@ def generate(versions: list[str], git_dir: str | None, debian_dir: Path,
         else:
             if not git_dir:
                 raise SystemExit(f'spec {v} is not in sdformat-sdf: give --git-dir')
-            read = git_reader(git_dir, new_rev, v)
-            source = f'libsdformat {new_rev}'
+            rev = rev_for(v, new_rev, newest_rev)
+            read = git_reader(git_dir, rev, v)
+            source = f'libsdformat {rev}'
         table, missing = build_version(read)
         table = {'version': v, 'source': source, **table}
         out[v] = (table, missing)
@@ -174,15 +184,17 @@ def generate(versions: list[str], git_dir: str | None, debian_dir: Path,
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--git-dir', help='a libsdformat git directory (for navsat.sdf and 1.10/1.11)')
-    ap.add_argument('--versions', nargs='*', default=[*OLD_VERSIONS, *NEW_VERSIONS])
+    ap.add_argument('--versions', nargs='*',
+                    default=[*OLD_VERSIONS, *NEW_VERSIONS, *NEWEST_VERSIONS])
     ap.add_argument('--debian-dir', type=Path, default=DEBIAN_DIR)
     ap.add_argument('--old-rev', default=OLD_REV)
     ap.add_argument('--new-rev', default=NEW_REV)
+    ap.add_argument('--newest-rev', default=NEWEST_REV)
     ap.add_argument('--out', type=Path, default=OUT_DIR)
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     for v, (table, missing) in generate(args.versions, args.git_dir, args.debian_dir,
-                                        args.old_rev, args.new_rev).items():
+                                        args.old_rev, args.new_rev, args.newest_rev).items():
         (args.out / f'{v.replace(".", "_")}.json').write_text(dump(table), encoding='utf-8')
         note = f' (missing: {", ".join(missing)})' if missing else ''
         print(f'{v}: {len(table["elements"])} elements{note}')  # type: ignore[arg-type]

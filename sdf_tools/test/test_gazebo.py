@@ -30,3 +30,16 @@ def test_gazebo_option_is_taken_from_anywhere() -> None:
         gazebo.split_gazebo_option(['--gazebo', 'garden'])
     with pytest.raises(ValueError, match='needs a value'):
         gazebo.split_gazebo_option(['--gazebo'])
+
+
+def test_a_1_12_file_is_read_and_newer_than_harmonic_says_so() -> None:
+    text = ('<sdf version="1.12"><model name="m"><link name="l"><sensor name="s" type="imu">'
+            '<frame_id>f</frame_id></sensor></link></model></sdf>')
+    jetty = load_string(text, gazebo='jetty')
+    assert jetty.valid and not [d for d in jetty.warnings if d.code.value != 'DEFAULT_ASSUMED']
+    harmonic = load_string(text, gazebo='harmonic')
+    (w,) = [d for d in harmonic.warnings if d.code.value == 'VERSION_UNSUPPORTED']
+    assert 'newer than Gazebo Harmonic' in w.message and w.line == 1
+    # 1.11's spec has no //sensor/frame_id: read as 1.11 it is an unknown element
+    as_1_11 = load_string(text.replace('1.12', '1.11'), gazebo='jetty')
+    assert any('frame_id' in d.message for d in as_1_11.warnings)

@@ -11,7 +11,8 @@ from sdf_tools.model.common import Loc
 from sdf_tools.transform import Transform
 from sdf_tools.xmlsafe import line_of
 
-SUPPORTED_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
+SUPPORTED_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11',
+                      '1.12')
 
 
 def version_tuple(version: str) -> tuple[int, int]:

@@ -5,9 +5,10 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Actor, Document, Light, Model
-from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext
+from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext, version_tuple
 from sdf_tools.sdf.include import load_include
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
@@ -41,6 +42,13 @@ def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[s
         ctx.warn(ErrorCode.VERSION_UNSUPPORTED,
                  f'SDFormat version [{version}] is not one we know '
                  f'({", ".join(SUPPORTED_VERSIONS)}); read with the {SPEC_VERSIONS[-1]} spec', root)
+    else:
+        target = gazebo.current()
+        if version_tuple(version) > version_tuple(target.spec):
+            ctx.warn(ErrorCode.VERSION_UNSUPPORTED,
+                     f'SDFormat {version.strip()} is newer than Gazebo {target.name.capitalize()} '
+                     f'reads (libsdformat {target.libsdformat}: SDFormat {target.spec}); what '
+                     'the newer version added is read as that version means it', root)
     check_root(ctx, root)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
     worlds = [c for c in kids(root) if c.tag == 'world']

@@ -76,8 +76,8 @@ def _drake(path: Path) -> Drake:
                  np.array(inertia.CalcRotationalInertia().CopyToFullMatrix3()))
 
 
-def _ours(path: Path) -> Drake:
-    result = load_file(path, gazebo='harmonic')
+def _ours(path: Path, gazebo: str = 'harmonic') -> Drake:
+    result = load_file(path, gazebo=gazebo)
     assert not result.errors, result.errors
     doc = result.document
     assert doc is not None and doc.model is not None
@@ -178,3 +178,20 @@ def test_drake_refusal_is_our_diagnostic(tmp_path: Path, inertial: str, body: st
     ours = [d for d in result.diagnostics if d.message.split(' (<')[0].strip() in said]
     assert ours, (said, result.diagnostics)
     assert (ours[0].code.value, ours[0].line) == (code, line)
+
+
+@pytest.mark.parametrize('radius, length, pose', [(0.5, 2.0, '0 0 0 0 0 0'),
+                                                   (0.2, 0.7, '0.3 -1 2 0.4 -0.2 1.1')])
+def test_cone_of_sdformat_1_12_matches_drake(tmp_path: Path, radius: float, length: float,
+                                             pose: str) -> None:
+    """The cone (SDFormat 1.12, libsdformat 15+): centre of mass a quarter length below."""
+    path = tmp_path / 'cone.sdf'
+    path.write_text('<?xml version="1.0"?>\n<sdf version="1.12"><model name="m"><link name="l">'
+                    '<inertial auto="true"/><collision name="c"><density>700</density>'
+                    f'<pose>{pose}</pose><geometry><cone><radius>{radius}</radius>'
+                    f'<length>{length}</length></cone></geometry></collision>'
+                    '</link></model></sdf>\n')
+    ours, drake = _ours(path, 'jetty'), _drake(path)
+    assert _close(ours.mass, drake.mass, drake.mass)
+    assert _close(ours.com, drake.com, 1.0)
+    assert _close(ours.inertia, drake.inertia, float(np.max(np.abs(drake.inertia))))

@@ -19,7 +19,7 @@ from sdf_tools.sdf.spec.values import SCALARS, scalar
 __all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'table']
 
 DATA_DIR = Path(__file__).resolve().parent / 'data'
-SPEC_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11')
+SPEC_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12')
 # libsdformat 12, our reference for these versions, converts them to 1.9 before it reads
 # their values: see spec/convert.py.
 CONVERTED_TO = dict.fromkeys(('1.3', '1.4', '1.5', '1.6', '1.7', '1.8'), '1.9')
