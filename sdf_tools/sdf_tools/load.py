@@ -20,14 +20,18 @@ from sdf_tools._perf import no_gc, release_freed_memory
 from sdf_tools.errors import Diagnostic, ErrorCode, Findings, Severity
 from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.frames.checks import check_joints
+from sdf_tools.frames.graph import join
+from sdf_tools.frames.resolve import resolve_pose
 from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.gazebo import GazeboTarget, using
 from sdf_tools.gazebo import current as current_target
-from sdf_tools.model import Document
+from sdf_tools.model import Document, Link, Model
+from sdf_tools.sdf.auto_inertial import place_relative_collisions
 from sdf_tools.sdf.context import version_tuple
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.spec.parallel import start_worker
 from sdf_tools.sdf.stream import WorldModelStreamer
+from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.xmlsafe import line_of, parse_bytes, read_file
 
 
@@ -125,17 +129,57 @@ def _with_graphs(result: LoadResult) -> LoadResult:
     if doc.model is not None:
         g = build_model_graphs(doc.model)
         result.model_graphs = g
+        _place_auto_inertials(doc.model, g, '')
         result.diagnostics.extend(g.errors)
         result.diagnostics.extend(check_joints(doc.model, g, '', model_frame_child_ok=newer))
     for world in doc.worlds:
         g = build_world_graphs(world)
         result.world_graphs.append(g)
+        for m in world.models:
+            _place_auto_inertials(m, g, '')
         result.diagnostics.extend(g.errors)
         for m in world.models:
             result.diagnostics.extend(check_joints(m, g, '', model_frame_child_ok=newer))
         if world.joints:
             result.diagnostics.extend(check_world_joints(world, g))
     return result
+
+
+def _place_auto_inertials(model: Model, g: FrameGraphs, parent_scope: str) -> None:
+    """Sum again the auto inertials whose collisions are placed relative_to another frame.
+
+    The reader sums each collision at its pose in the link frame; a pose relative to
+    another frame is only known once the graphs are built (libsdformat resolves it
+    through the pose graph before summing, ``Collision::CalculateInertial``).
+    """
+    scope = join(parent_scope, model.name)
+    for link in model.links:
+        inertial = link.inertial
+        if inertial is None or not inertial.auto or not any(
+                c.pose is not None and c.pose.relative_to for c in link.collisions):
+            continue
+        poses = _collision_poses(link, g, scope)
+        if poses is not None:  # None: a pose the graph cannot place (its error says why)
+            place_relative_collisions(inertial, poses)
+    for m in model.models:
+        _place_auto_inertials(m, g, scope)
+
+
+def _collision_poses(link: Link, g: FrameGraphs, scope: str) -> dict[str, Transform] | None:
+    """Each collision's pose in its link frame, through the pose graph."""
+    link_vid = g.find(scope, link.name)
+    poses = {}
+    for c in link.collisions:
+        value = c.pose.value if c.pose is not None else IDENTITY
+        if c.pose is None or not c.pose.relative_to:
+            poses[c.name] = value
+            continue
+        ref = g.find(scope, c.pose.relative_to)
+        placed = None if ref is None or link_vid is None else resolve_pose(g, ref, link_vid)
+        if placed is None:
+            return None
+        poses[c.name] = placed * value
+    return poses
 
 
 def _read_root(root: etree._Element, source: str | None,

@@ -56,6 +56,10 @@ class Inertial:
     density: float | None = None        # <inertial><density>
     given_mass: float | None = None     # <mass> written with auto (rescales the density)
     auto_params_xml: str = ''           # <auto_inertia_params>, verbatim
+    # Each computed collision's mass properties in its own frame (model.auto_inertia.MassPart),
+    # by collision name: a collision placed relative_to another frame is summed again once
+    # the frame graphs place it (sdf/auto_inertial.py: place_relative_collisions).
+    auto_parts: dict[str, object] = field(default_factory=dict)
 
 
 @dataclass(slots=True)

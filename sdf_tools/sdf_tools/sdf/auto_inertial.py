@@ -35,7 +35,7 @@ from sdf_tools.xmlsafe import to_xml
 if TYPE_CHECKING:
     from sdf_tools.model.auto_inertia import MassPart
 
-__all__ = ['DENSITY_DEFAULT', 'is_auto', 'read_auto_inertial']
+__all__ = ['DENSITY_DEFAULT', 'is_auto', 'place_relative_collisions', 'read_auto_inertial']
 
 #: libsdformat's ``DensityDefault()``: water, kg/m^3.
 DENSITY_DEFAULT = 1000.0
@@ -87,7 +87,8 @@ def read_auto_inertial(ctx: ReadContext, el: etree._Element, link_name: str,
     for col, col_el in collisions:
         part = _collision_part(ctx, col, col_el, density, warn_density=given is None)
         if part is not None:
-            parts.append(part)
+            result.auto_parts[col.name] = part
+            parts.append(part.moved(col.pose.value if col.pose is not None else IDENTITY))
     total = combine(parts)
     if total is None:
         # libsdformat keeps its empty sum: no mass at the link origin.
@@ -102,7 +103,7 @@ def read_auto_inertial(ctx: ReadContext, el: etree._Element, link_name: str,
 
 def _collision_part(ctx: ReadContext, col: Collision, el: etree._Element,
                     link_density: float | None, *, warn_density: bool) -> MassPart | None:
-    """One collision's mass properties in the link frame, or None (reported)."""
+    """One collision's mass properties in its own frame, or None (reported)."""
     from sdf_tools.model.auto_inertia import shape_part
 
     where = el
@@ -131,12 +132,7 @@ def _collision_part(ctx: ReadContext, col: Collision, el: etree._Element,
         ctx.error(ErrorCode.LINK_INERTIA_INVALID,
                   f'Inertia Calculated for collision: {col.name} is invalid.', where)
         return None
-    pose = col.pose
-    if pose is not None and pose.relative_to:
-        ctx.warn(ErrorCode.WARNING,
-                 f'collision [{col.name}] is placed relative_to [{pose.relative_to}]: its '
-                 'automatic inertia is computed with that pose taken in the link frame', where)
-    return part.moved(pose.value if pose is not None else IDENTITY)
+    return part
 
 
 def _mesh(ctx: ReadContext, params: dict[str, object], density: float,
@@ -167,3 +163,23 @@ def _mesh(ctx: ReadContext, params: dict[str, object], density: float,
         ctx.warn(ErrorCode.WARNING, f'Failed to load mesh: [{uri}] ({err})', el)
         return None
     return mesh_part(triangles, density)
+
+
+def place_relative_collisions(inertial: Inertial, poses: dict[str, Transform]) -> None:
+    """Sum an auto inertial again with its collisions' poses in the link frame.
+
+    ``poses`` gives, by collision name, where the frame graphs place each collision
+    in its link (libsdformat resolves a ``relative_to`` pose before summing); the
+    reader could only read poses written in the link frame.
+    """
+    from sdf_tools.model.auto_inertia import MassPart, as_six, combine, rescaled
+
+    parts = [part.moved(poses[name]) for name, part in inertial.auto_parts.items()
+             if isinstance(part, MassPart) and name in poses]
+    total = combine(parts)
+    if total is None:
+        return
+    if inertial.given_mass is not None:
+        total = rescaled(total, inertial.given_mass)
+    inertial.mass, inertial.inertia = total.mass, as_six(total)
+    inertial.pose = RawPose(Transform(total.com))

@@ -195,3 +195,20 @@ def test_cone_of_sdformat_1_12_matches_drake(tmp_path: Path, radius: float, leng
     assert _close(ours.mass, drake.mass, drake.mass)
     assert _close(ours.com, drake.com, 1.0)
     assert _close(ours.inertia, drake.inertia, float(np.max(np.abs(drake.inertia))))
+
+
+def test_collision_placed_relative_to_a_frame_matches_drake(tmp_path: Path) -> None:
+    """libsdformat places such a collision through the pose graph before summing."""
+    path = tmp_path / 'relative.sdf'
+    path.write_text('<?xml version="1.0"?>\n<sdf version="1.11"><model name="m">'
+                    '<frame name="f" attached_to="l"><pose relative_to="l">0.3 -0.2 1 0.5 0 0.2'
+                    '</pose></frame><link name="l"><pose>1 2 3 0 0.3 0</pose>'
+                    '<inertial auto="true"><mass>4</mass></inertial>'
+                    '<collision name="a"><pose relative_to="f">0.1 0 0 0 0.7 0</pose><geometry>'
+                    '<box><size>0.2 0.5 1</size></box></geometry></collision>'
+                    '<collision name="b"><pose>0 0.4 0 0 0 0</pose><geometry><sphere><radius>0.3'
+                    '</radius></sphere></geometry></collision></link></model></sdf>\n')
+    ours, drake = _ours(path), _drake(path)
+    assert _close(ours.mass, drake.mass, drake.mass)
+    assert _close(ours.com, drake.com, 1.0)
+    assert _close(ours.inertia, drake.inertia, float(np.max(np.abs(drake.inertia))))
