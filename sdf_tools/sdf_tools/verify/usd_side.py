@@ -7,8 +7,9 @@ mass and principal axes in the body frame); joints from the parsed joint
 descriptions: the anchor is ``localPos1`` placed by body1, the axis the
 ``physics:axis`` token turned by ``localRot1``, limits from the parsed limit
 (degrees for revolute joints). The schema stores these as 32-bit floats, so they
-are compared to ``FLOAT_TOL`` (relative); link poses are doubles (1e-9).
-Names are the exporter's ``sdf_tools:name`` where written, else the prim name.
+are compared to ``FLOAT_TOL`` (relative); link and sensor poses are doubles (1e-9).
+Names are the exporter's ``sdf_tools:name`` where written, else the prim name;
+sensors are the Xforms holding ``sdf_tools:sensorName`` (convert/usd/sensors.py).
 """
 from __future__ import annotations
 
@@ -24,8 +25,7 @@ from sdf_tools.verify.snapshot import JointState, MassProps, Snapshot, rotation
 
 FLOAT_TOL = 1e-6
 FLOAT_MEASURES = {'joint anchor': FLOAT_TOL, 'joint axis': FLOAT_TOL, 'joint limits': FLOAT_TOL,
-                  'mass': FLOAT_TOL, 'centre of mass': FLOAT_TOL, 'inertia': 10 * FLOAT_TOL,
-                  'sensor pose': FLOAT_TOL}
+                  'mass': FLOAT_TOL, 'centre of mass': FLOAT_TOL, 'inertia': 10 * FLOAT_TOL}
 _KINDS = {'RevoluteJoint': 'revolute', 'PrismaticJoint': 'prismatic', 'SphericalJoint': 'ball',
           'FixedJoint': 'fixed', 'D6Joint': 'd6', 'CustomJoint': 'other', 'DistanceJoint': 'other'}
 _AXES = {'X': (1.0, 0.0, 0.0), 'Y': (0.0, 1.0, 0.0), 'Z': (0.0, 0.0, 1.0)}
@@ -146,4 +146,19 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
                 snap.joints[key] = _joint(stage, kind, d)
                 held.add(str(d.body1))
     snap.free = {keys.key(b.GetParent(), b) or '' for b in bodies if str(b.GetPath()) not in held}
+    _sensors(stage, keys, snap)
     return snap
+
+
+def _sensors(stage: Usd.Stage, keys: _Keys, snap: Snapshot) -> None:
+    """The Xforms the exporter writes at sensor poses (``sdf_tools:sensorName``)."""
+    for prim in stage.Traverse():
+        attr = prim.GetAttribute('sdf_tools:sensorName')
+        if not attr or not attr.HasAuthoredValue():
+            continue
+        model = prim.GetParent().GetParent()
+        if keys.model is not None and name_of(model) != keys.model:
+            continue
+        name = str(attr.Get())
+        key = f'{name_of(model)}::{name}' if keys.many else name
+        snap.sensors[key] = _transform(_world(prim))

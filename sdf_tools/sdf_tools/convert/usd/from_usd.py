@@ -26,7 +26,9 @@ from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import original_name
 from sdf_tools.convert.usd.read_joints import read_joint
+from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
+from sdf_tools.convert.usd.sensors import XML as SENSOR_XML
 from sdf_tools.convert.usd.xforms import world_transform
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import load_document
@@ -128,6 +130,12 @@ def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: Co
                 child.HasAPI(UsdPhysics.CollisionAPI) else link.visuals
             shape.name = _unique(cname, seen)
             items.append(shape)  # type: ignore[arg-type]
+        elif child.HasAttribute(SENSOR_XML):
+            it.PruneChildren()  # its camera belongs to it
+            pose_s, _ = sr.rigid(child)
+            sensor = read_sensor(child, pose_s, name, report, file)
+            if sensor is not None:
+                link.sensors.append(sensor)
         elif child.GetTypeName() == 'Xform' and child.HasAttribute('sdf_tools:name'):
             pose_f, _ = sr.rigid(child)
             fname = m.name(cname, report, str(child.GetPath()), file)

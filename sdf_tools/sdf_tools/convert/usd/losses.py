@@ -35,9 +35,6 @@ def _model(model: Model, scope: str, report: ConversionReport) -> None:
         report.add(ReportKind.DROPPED, f'{label}/{e.tag}', 'no USD form', *_at(e.loc))
     for link in model.links:
         where = f'{label}/link[{link.name}]'
-        for s in link.sensors:
-            report.add(ReportKind.DROPPED, f'{where}/sensor[{s.name}]',
-                       f'{s.type} sensor: sensors have no UsdPhysics form', *_at(s.loc))
         for light in link.lights:
             report.add(ReportKind.DROPPED, f'{where}/light[{light.name}]', 'lights are not '
                        'written', *_at(light.loc))
@@ -50,9 +47,6 @@ def _model(model: Model, scope: str, report: ConversionReport) -> None:
                     report.add(ReportKind.DROPPED, f'{where}/{item.name}/{e.tag}', 'no USD form',
                                *_at(e.loc or item.loc))
     for joint in model.joints:
-        for s in joint.sensors:
-            report.add(ReportKind.DROPPED, f'{label}/joint[{joint.name}]/sensor[{s.name}]',
-                       'sensors have no UsdPhysics form', *_at(s.loc))
         for e in joint.extras:
             report.add(ReportKind.DROPPED, f'{label}/joint[{joint.name}]/{e.tag}', 'no USD form',
                        *_at(e.loc or joint.loc))
