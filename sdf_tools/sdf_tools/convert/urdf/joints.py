@@ -45,7 +45,9 @@ from sdf_tools.transform import IDENTITY, Transform, Vec3
 
 SAME_FRAME_TOL = 1e-12
 _DIRECT = {'revolute': 'revolute', 'prismatic': 'prismatic', 'continuous': 'continuous',
-           'screw': 'revolute', 'gearbox': 'revolute'}
+           'screw': 'revolute', 'gearbox': 'revolute',
+           # a URDF read as written keeps these, which URDF has and SDFormat has not
+           'planar': 'planar', 'floating': 'floating'}
 _BALL_AXES: list[Vec3] = [(1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
 _NOTES = {
     'universal': 'two revolute joints, [{0}] about axis and [{1}] about axis2, through link '

@@ -365,3 +365,19 @@ def test_a_long_chain_converts_quickly() -> None:
     result = convert(loaded)
     assert result.ok and time.perf_counter() - start < 10.0
     assert '<origin xyz="0 0 1" rpy="0 0.1 0"/>' in result.text
+
+
+@pytest.mark.parametrize('name', ['convert/joint_kinds.urdf', 'urdf/floating_planar.urdf'])
+def test_urdf_planar_and_floating_joints_are_written_back_as_they_are(name: str) -> None:
+    from sdf_tools.convert.api import convert_loaded
+    from sdf_tools.convert.options import ConversionOptions
+
+    src = load_file(str(DATA / name))
+    result = convert_loaded(src, to='urdf', options=ConversionOptions())
+    assert result.ok, [str(e) for e in result.report.errors]
+    written = {j.get('name'): j.get('type') for j in etree.fromstring(
+        (result.text or '').encode()).iter('joint')}
+    assert src.document is not None and src.document.model is not None
+    for joint in src.document.model.joints:
+        if joint.type in ('planar', 'floating'):
+            assert written[joint.name] == joint.type
