@@ -123,7 +123,9 @@ def _convert(result: LoadResult, params: PublisherParams, to: str, out: LoadedDe
     model = params.model or (world.models[0].name if world and len(world.models) == 1 else '')
     mapping: dict[str, object] = {'scope_separator': params.scope_separator,
                                   'frames_as_links': params.publish_frames,
-                                  'uris': params.mesh_uris}
+                                  'uris': params.mesh_uris,
+                                  # TF cuts a loop's last joint too: a URDF for RViz, reported
+                                  'break_loops': True}
     if model:
         mapping['model'] = model
     options, problems = ConversionOptions.from_mapping(mapping)
