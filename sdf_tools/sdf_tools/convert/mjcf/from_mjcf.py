@@ -19,6 +19,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.mjcf.import_lines import cite_mjcf, line_map, origins
 from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
+from sdf_tools.convert.mjcf.read_sensors import read_sensors
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
     body_name,
@@ -97,13 +98,15 @@ def _couplings(src: MjcfSource, joints: dict[str, Joint]) -> None:
                        *src.where(kind, name))
 
 
-def _losses(src: MjcfSource, carried: bool) -> None:
+def _losses(src: MjcfSource, carried: bool, read: dict[str, set[int]] | None = None) -> None:
     import mujoco  # loaded by _compile
     option_losses(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt, carried)
     texture_losses(src)
     m = src.model
     for count, tag, what in _LOST:
         for k in range(int(getattr(m, count, 0))):
+            if read is not None and k in read.get(count, set()):
+                continue  # carried over (read_sensors.py)
             obj = {'nu': m.actuator, 'ntendon': m.tendon, 'nsensor': m.sensor, 'ncam': m.camera,
                    'nlight': m.light, 'nkey': m.key}.get(count)
             name = str(obj(k).name) if obj is not None else ''
@@ -173,11 +176,12 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
         model.joints += joints_of_body(src, b, upper, model.links, velocity)
     _world_link(src, model)
     sites(src, model)
+    carried = read_sensors(src, model)
     _couplings(src, {j.name: j for j in model.joints})
     _one_namespace(src, model)
     import mujoco  # loaded by _compile
     physics = world_physics(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
-    _losses(src, bool(physics))
+    _losses(src, bool(physics), {'nsensor': carried[0], 'ncam': carried[1]})
     if physics:
         world = World(name, [model], extras=physics, loc=src.loc('option', ''))
         return Document(str(path), 'sdf', '1.11', worlds=[world]), src.report

@@ -19,10 +19,12 @@ geom                   collision when it collides (contype or conaffinity), visu
                        when it is drawn (group 0-2, or a non-colliding geom)
 site                   ``<frame>`` attached to its body
 equality joint         ``mimic`` (polycoef a0 + a1 x; higher terms reported)
+sensors at a site,     sensors of the body's link (mjcf/read_sensors.py: imu, magnetometer,
+cameras                force_torque, ray, contact, altimeter, camera)
 custom numeric         ``velocity_limit:JOINT`` -> the joint's velocity limit
 =====================  ==========================================================
 
-Everything else (actuators, tendons, other equalities, sensors, cameras,
+Everything else (actuators, tendons, other equalities, other sensors,
 lights, contact pairs/excludes, keyframes, plugins, hfield and SDF geoms)
 is reported as not carried over, with the line of its element in the main
 file where it has a name.
