@@ -50,7 +50,8 @@ class LoadedDescription:
             bodies, loops), one message each.
         gazebo_only: errors only Gazebo minds (invalid inertia...), published
             anyway and logged as warnings.
-        mesh_uris: each mesh URI the URDF conversion rewrote (``mesh_uris``).
+        mesh_uris: each mesh URI the URDF conversion rewrote, or could not
+            find and kept as written (``mesh_uris``).
     """
 
     source: str
@@ -139,7 +140,8 @@ def _convert(result: LoadResult, params: PublisherParams, to: str, out: LoadedDe
                                                              f'{to} failed']
         return None
     out.mesh_uris += [str(e) for e in converted.report.entries
-                      if e.kind is ReportKind.REWRITTEN and 'mesh URI' in e.message]
+                      if e.kind in (ReportKind.REWRITTEN, ReportKind.ASSUMED)
+                      and e.message.startswith('mesh URI')]
     return converted.text
 
 

@@ -220,9 +220,11 @@ class DescriptionPublisher(Node):
             self._once.debug(text)
         if loaded.mesh_uris and not self._mesh_uris_told:
             self._mesh_uris_told = True
+            lost = sum('not found' in text for text in loaded.mesh_uris)
             self.get_logger().info(
-                f'mesh_uris {self.params.mesh_uris}: {len(loaded.mesh_uris)} mesh URI(s) of the '
-                'URDF rewritten so that RViz opens them (each at debug level)')
+                f'mesh_uris {self.params.mesh_uris}: {len(loaded.mesh_uris) - lost} mesh URI(s) of '
+                f'the URDF rewritten so that RViz opens them, {lost} not found and kept as written '
+                '(each at debug level)')
 
     def _mirror_description(self, text: str) -> None:
         """Hold what robot_description publishes in the parameter too, as robot_state_publisher does.

@@ -138,4 +138,5 @@ def test_mesh_uris_default_to_what_rviz_opens(tmp_path: Path) -> None:
     assert uris[0] == 'package://meshes_pkg/meshes/arm.stl'
     assert all(u.startswith('file:///') for u in uris[1:]), uris
     assert len(d.mesh_uris) == 3  # the three rewritten, each reported
+    assert not any('not found' in m for m in d.mesh_uris)
     assert kept.text is not None and 'model://bot/meshes/wheel.stl' in kept.text and not kept.mesh_uris
