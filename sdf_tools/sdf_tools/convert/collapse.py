@@ -31,7 +31,7 @@ from sdf_tools.transform import Transform
 
 Shape = TypeVar('Shape', Visual, Collision)
 # libsdformat's mass properties of a link without <inertial>.
-_SDF_DEFAULT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
+_SDF_DEFAULT = Inertial()  # libsdformat's default: 1 kg, unit inertia at the link origin
 
 
 def _mergeable(flat: FlatModel) -> dict[str, FlatJoint]:

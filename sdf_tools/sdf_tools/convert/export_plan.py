@@ -36,8 +36,6 @@ from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model, World
 
-UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
-
 
 @dataclass
 class ExportPlan:

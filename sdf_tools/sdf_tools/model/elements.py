@@ -62,6 +62,10 @@ class Inertial:
     auto_parts: dict[str, object] = field(default_factory=dict)
 
 
+#: The inertia libsdformat gives a link without ``<inertial>`` (with 1 kg at the link origin).
+UNIT_INERTIA = Inertial().inertia
+
+
 @dataclass(slots=True)
 class Sensor:
     name: str

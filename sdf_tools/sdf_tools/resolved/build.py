@@ -18,6 +18,7 @@ from sdf_tools.frames.resolve import body_name, world_pose
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Actor, Collision, Frame, Joint, JointAxis, Link, Model, Sensor, Visual
 from sdf_tools.model.canonical import canonical_link_relative_name
+from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.resolved.records import (
     Resolved,
     ResolvedActor,
@@ -33,7 +34,6 @@ from sdf_tools.resolved.records import (
 from sdf_tools.transform import IDENTITY, Transform, Vec3
 from sdf_tools.urdf.conversion import as_written
 
-_UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 _FIXED_KINDS = (Kind.WORLD, Kind.STATIC_MODEL, Kind.ROOT)  # a body that never moves
 _Named = TypeVar('_Named', ResolvedModel, ResolvedLink, ResolvedJoint)
 
@@ -82,7 +82,7 @@ def _inertial(link: Link, world: Transform | None) -> ResolvedInertial:
     pose = i.pose.value if i is not None and i.pose is not None else IDENTITY
     at = None if world is None else world * pose
     if i is None:  # libsdformat's default: 1 kg, unit inertia, at the link origin
-        return ResolvedInertial(1.0, _UNIT_INERTIA, pose, at, False)
+        return ResolvedInertial(1.0, UNIT_INERTIA, pose, at, False)
     return ResolvedInertial(i.mass, i.inertia, pose, at, True)
 
 

@@ -5,6 +5,7 @@ from lxml import etree
 
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
+from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.sdf.auto_inertial import is_auto, read_auto_inertial
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
@@ -64,7 +65,7 @@ _INERTIA_DEFAULTS = {'ixx': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyy': 1.0, 'iyz': 0.0,
 def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Inertial:
     k = index(el)
     mass = get_float(ctx, k, 'mass', 1.0)
-    inertia = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
+    inertia = UNIT_INERTIA  # the spec's defaults when <inertia> is left out
     ie_el = k.get('inertia')
     if ie_el is not None:
         m = floats_by_tag(ctx, ie_el, _INERTIA_DEFAULTS)

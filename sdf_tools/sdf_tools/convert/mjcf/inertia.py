@@ -39,7 +39,7 @@ MUJOCO_MINVAL = 1e-15
 # Moments that meet A + B >= C only to within rounding are balanced too (MuJoCo leaves a
 # valid tensor alone, so this only guards against a last-digit refusal).
 TRIANGLE_MARGIN = 1e-12
-LIBSDFORMAT_DEFAULT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
+LIBSDFORMAT_DEFAULT = Inertial()  # libsdformat's: 1 kg, unit inertia at the link origin
 
 
 def write_inertial(body: etree._Element, inertial: Inertial, x_li: Transform) -> bool:

@@ -45,9 +45,9 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames import FrameGraphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Loc, Model, World
+from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.transform import IDENTITY
 
-UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 # Options that have no effect on a conversion to URDF (SDFormat-only, or engine exports only).
 _SDF_ONLY = ('sdf_version', 'keep_fixed_joints', 'massless_links', 'self_collide', 'assets_dir',
              'inertia_from_geometry', 'mesh_collision', 'joint_drive_from_transmission',

@@ -19,7 +19,7 @@ from sdf_tools.model import Inertial, RawPose
 from sdf_tools.model.inertia import PrincipalFrame, principal_frame
 from sdf_tools.transform import IDENTITY, Transform
 
-UNIT = Inertial(1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0))
+UNIT = Inertial()  # libsdformat's default: 1 kg, unit inertia at the link origin
 
 
 def write_mass(prim: Usd.Prim, inertial: Inertial | None) -> PrincipalFrame:
