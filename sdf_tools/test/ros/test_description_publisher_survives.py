@@ -24,6 +24,7 @@ from ros.ros_support import (  # noqa: E402
 )
 
 DATA = Path(__file__).resolve().parents[1] / 'data'
+EXAMPLE = Path(__file__).resolve().parents[2] / 'sdf_tools' / 'examples' / 'demo_world.sdf'
 ARM = DATA / 'urdf' / 'arm.urdf'
 WORLD = DATA / 'ros' / 'two_robots_world.sdf'
 # The issue's five lines: an invalid inertia (an error) and a screw joint (a warning).
@@ -70,6 +71,18 @@ def test_a_load_logging_errors_and_warnings_does_not_kill_the_node(
                        {'description_file': str(files['broken'])})
         assert wait_log(node, '[ERROR]'), node.text()
         assert 'Logger severity' not in node.text()
+
+
+def test_the_bundled_example_starts_with_one_short_info_line(listener: Listener,
+                                                             tmp_path: Path) -> None:
+    """Issue 21 §4: each load logged a 466-character INFO line of reader warnings."""
+    with running_publisher(tmp_path / 'node.log', {'description_file': str(EXAMPLE)}) as node:
+        assert listener.wait(lambda: bool(listener.static))
+        listener.wait(lambda: False, 0.5)
+        lines = [line for line in node.text().splitlines() if 'joint_states -> /tf' not in line]
+    assert len(lines) == 1 and lines[0].startswith('[INFO]'), lines
+    assert len(lines[0]) - len(str(EXAMPLE)) < 180, lines  # short, whatever the checkout's path
+    assert 'reader note(s) at debug level' in lines[0], lines
 
 
 def test_an_invalid_inertia_and_a_screw_joint_publish_the_urdf_with_warnings(
