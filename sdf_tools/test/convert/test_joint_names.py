@@ -80,3 +80,15 @@ def test_the_clash_is_a_warning_in_the_report(to: str) -> None:
     assert result.ok
     clashes = [d for d in result.report.diagnostics if d.code is ErrorCode.DUPLICATE_NAME]
     assert clashes and not result.report.errors
+
+
+@pytest.mark.parametrize('via', ['mjcf', 'usda'])
+def test_round_trip_to_urdf_keeps_the_joint_names(via: str, tmp_path: Path) -> None:
+    from sdf_tools.convert.api import convert_file
+    mid, back = tmp_path / f'clash.{via}', tmp_path / 'back.urdf'
+    assert convert_file(CLASH, to=None, output_path=mid, options=ConversionOptions()).ok
+    assert convert_file(mid, to='urdf', output_path=back, options=ConversionOptions()).ok
+    model = load_string(back.read_text(), str(back)).document.model  # type: ignore[union-attr]
+    assert model is not None
+    assert {j.file_name or j.name for j in model.joints} == JOINTS
+    assert {lk.name for lk in model.links} == {'base', 'HAA', 'KFE', 'foot'}

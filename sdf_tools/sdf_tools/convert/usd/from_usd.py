@@ -171,7 +171,11 @@ def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc:
                        mpu, report, file)
     if joint is None:
         return
-    joint.name = m.name(original_name(prim), report, path, file)
+    own = original_name(prim)
+    joint.name = m.name(own, report, path, file)
+    if joint.name != own and own in m.links.values():
+        # Named like a link (a URDF's ANYmal): URDF, MJCF and USD output give the name back.
+        joint.file_name = own
     joint.parent, joint.child = parent, m.links[b1]
     joint.loc = Loc(file, None, path)
     m.model.joints.append(joint)
