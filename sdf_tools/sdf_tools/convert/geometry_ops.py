@@ -21,9 +21,9 @@ from __future__ import annotations
 import copy
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import trimesh
 from transforms3d.quaternions import quat2mat
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
@@ -32,6 +32,9 @@ from sdf_tools.convert.poses import computed_pose
 from sdf_tools.model import Collision, Geometry, Inertial, Link, Model
 from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.transform import IDENTITY, Transform
+
+if TYPE_CHECKING:  # trimesh takes 1-1.5 s to import: only the options that measure shapes need it
+    import trimesh
 
 # (volume, centre in the shape frame, inertia tensor at the centre for unit density)
 MassProps = tuple[float, np.ndarray, np.ndarray]
@@ -47,6 +50,7 @@ def load_mesh(geom: Geometry, base: Path | None) -> trimesh.Trimesh | None:
     path = resolve_uri(str(geom.params.get('uri', '')), here)
     if path is None or not path.is_file():
         return None
+    import trimesh
     try:
         mesh = trimesh.load(str(path), force='mesh')
     except Exception:  # trimesh raises many kinds for unreadable files
@@ -87,6 +91,7 @@ def mass_props(geom: Geometry, base: Path | None) -> MassProps | None:
     if exact is not None:
         return exact
     p = geom.params
+    import trimesh.creation
     mesh: trimesh.Trimesh | None = None
     if geom.type == 'capsule':
         mesh = trimesh.creation.capsule(height=float(p['length']), radius=float(p['radius']),  # type: ignore[arg-type]
