@@ -170,10 +170,16 @@ def option_losses(src: MjcfSource, default: Any, carried: bool) -> None:
 
 
 def texture_losses(src: MjcfSource) -> None:
-    """Report every texture: SDFormat materials keep the colour, not MuJoCo's textures."""
+    """Report each texture: a 2D image a visual shows is its PBR albedo map, the rest is lost."""
     m = src.model
     for t in range(int(m.ntex)):
         name = str(m.texture(t).name) or f'texture{t}'
+        if t in src.carried_textures:
+            src.report.add(ReportKind.REWRITTEN, f'texture[{name}]', 'the image is the '
+                           '<pbr><metal><albedo_map> of the visuals whose material uses it '
+                           '(texture coordinates as the mesh has them; texrepeat and the other '
+                           'maps are not carried)', *src.where('texture', name))
+            continue
         src.report.add(ReportKind.DROPPED, f'texture[{name}]', 'texture: the materials keep '
-                       'their colour (rgba); the texture image is not carried over',
-                       *src.where('texture', name))
+                       'their colour (rgba); a generated texture, a cube or skybox, or one no '
+                       'visual shows is not carried over', *src.where('texture', name))

@@ -121,3 +121,40 @@ def test_timestep_and_gravity_are_the_physics_of_a_world(imported: tuple[str, li
     back = convert_to_mjcf(load_string(text, 'features.sdf'), ConversionOptions())
     m = mujoco.MjModel.from_xml_string(back.text or '')
     assert m.opt.timestep == 0.005 and list(m.opt.gravity) == [0, 0, -9.81]
+
+
+def _png(path: Path) -> None:
+    """Write a 2x2 RGB PNG (MuJoCo decodes it with lodepng)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack('>I', len(data)) + kind + data + struct.pack(
+            '>I', zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b''.join(b'\x00' + bytes([200, 30, 30] * 2) for _ in range(2))
+    path.write_bytes(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', 2, 2, 8, 2, 0,
+                                                                        0, 0))
+                     + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+
+
+def test_an_image_texture_is_the_visuals_albedo_map(tmp_path: Path) -> None:
+    (tmp_path / 'tex').mkdir()
+    _png(tmp_path / 'tex' / 'paint.png')
+    text = FEATURES.read_text().replace('<compiler angle="radian"/>',
+                                        '<compiler angle="radian" texturedir="tex"/>')
+    text = text.replace('<material name="grid" texture="grid" texrepeat="2 2"/>',
+                        '<material name="grid" texture="grid" texrepeat="2 2"/>'
+                        '<texture name="paint" type="2d" file="paint.png"/>'
+                        '<material name="paint" texture="paint"/>')
+    text = text.replace('size="0.02" margin="0.001"', 'size="0.02" margin="0.001" '
+                        'material="paint"')
+    src = tmp_path / 'painted.xml'
+    src.write_text(text)
+    result = convert_input(src, to='sdf', options=ConversionOptions(), input_format='mjcf')
+    assert result.ok and result.text is not None
+    root = etree.fromstring(result.text.encode())
+    maps = [el.text for el in root.iter('albedo_map')]
+    assert maps == [str((tmp_path / 'tex' / 'paint.png').resolve())]  # the thigh's visual
+    kinds = {e.element: e.kind for e in result.report.entries if e.element.startswith('texture[')}
+    assert kinds == {'texture[paint]': ReportKind.REWRITTEN, 'texture[grid]': ReportKind.DROPPED}
+    assert load_string(result.text, str(tmp_path / 'out.sdf')).diagnostics == []
