@@ -38,8 +38,9 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'inertia computed for <inertial auto="true"> (as gz sdf --expand-auto-inertials) '
         '(default: write the element as the input has it)'}),
     ('sdf_version', ('--sdf-version',), {
-        'choices': ConversionOptions.CHOICES['sdf_version'], 'default': _D.sdf_version,
-        'help': 'SDFormat version written (default: %(default)s)'}),
+        'choices': [v for v in ConversionOptions.CHOICES['sdf_version'] if v], 'default': None,
+        'help': "SDFormat version written (default: the --gazebo target's, as its libsdformat "
+        'writes a URDF: 1.9 for fortress, 1.11 for harmonic and later)'}),
     ('keep_fixed_joints', ('--keep-fixed-joints',), {
         'action': 'store_true', 'help': 'URDF -> SDF: keep every fixed joint instead of merging '
         'fixed children into their parent as Gazebo does (default: merge)'}),

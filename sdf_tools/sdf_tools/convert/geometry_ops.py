@@ -208,7 +208,7 @@ def apply_geometry_options(models: list[Model], options: ConversionOptions,
                 _visual_as_collision(link, report)
             if options.mesh_collision != 'keep':
                 for c in link.collisions:
-                    _mesh_collision(c, options.mesh_collision, options.sdf_version, base,
+                    _mesh_collision(c, options.mesh_collision, options.sdf_version or '1.11', base,
                                     link.name, report)
             if options.inertia_from_geometry:
                 inertia_from_collisions(link, base, report)

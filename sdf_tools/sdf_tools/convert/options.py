@@ -20,7 +20,8 @@ class ConversionOptions:
     """How a conversion should treat what the formats do not share.
 
     Attributes:
-        sdf_version: SDFormat version written ('1.9', '1.10', '1.11').
+        sdf_version: SDFormat version written ('1.9', '1.10', '1.11'); None: the Gazebo
+            target's (1.9 for Fortress, 1.11 for Harmonic and later).
         keep_fixed_joints: keep every fixed joint instead of lumping fixed
             children into their parent as Gazebo does by default.
         collapse_fixed_joints: MJCF and USD export: merge each link held to
@@ -75,7 +76,7 @@ class ConversionOptions:
             ``<inertial auto="true">`` (as ``gz sdf --expand-auto-inertials``).
     """
 
-    sdf_version: str = '1.9'
+    sdf_version: str | None = None
     keep_fixed_joints: bool = False
     collapse_fixed_joints: bool = False
     massless_links: str = 'lump'
@@ -101,7 +102,7 @@ class ConversionOptions:
     expand_auto_inertials: bool = False
 
     CHOICES = {
-        'sdf_version': ('1.9', '1.10', '1.11'),
+        'sdf_version': (None, '1.9', '1.10', '1.11'),
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
         'uris': ('keep', 'model', 'file', 'package'),
         'mesh_collision': ('keep', 'box', 'convex'),
@@ -116,7 +117,8 @@ class ConversionOptions:
         for name, choices in self.CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                problems.append(f'option {name}={value!r} must be one of {", ".join(choices)}')
+                problems.append(f'option {name}={value!r} must be one of '
+                                f'{", ".join(str(c) for c in choices if c is not None)}')
         if not self.default_mass > 0:
             problems.append('option default_mass must be > 0')
         return problems

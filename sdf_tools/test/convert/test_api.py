@@ -79,7 +79,7 @@ def test_xacro_file_with_arguments_converts(tmp_path: Path) -> None:
 
 def test_convert_file_to_sdf_dispatches_to_the_sdf_writer(tmp_path: Path) -> None:
     out = tmp_path / 'arm.sdf'
-    result = convert_file(ARM, to=None, output_path=out, options=ConversionOptions())
+    result = convert_file(ARM, to=None, output_path=out, options=ConversionOptions(gazebo='fortress'))
     assert result.ok and result.format == 'sdf'
     assert '<sdf version="1.9">' in out.read_text()
 

@@ -118,7 +118,7 @@ def test_standard_output(tmp_path: Path) -> None:
 
 def test_converts_to_sdf_by_extension(tmp_path: Path) -> None:
     out = tmp_path / 'two.sdf'
-    proc = run('convert', XACRO, '-o', out, '-q')
+    proc = run('convert', XACRO, '-o', out, '-q', '--gazebo', 'fortress')
     assert proc.returncode == 0, proc.stderr
     assert '<sdf version="1.9">' in out.read_text()
 
@@ -162,3 +162,14 @@ def test_top_level_help_lists_every_command() -> None:
     assert proc.returncode == 0
     for command in ('inspect', 'check', 'frames', 'convert'):
         assert command in proc.stdout
+
+
+@pytest.mark.parametrize('gazebo, version', [('fortress', '1.9'), ('harmonic', '1.11'),
+                                             ('ionic', '1.11'), ('jetty', '1.11')])
+def test_default_sdf_version_is_the_targets(gazebo: str, version: str, tmp_path: Path) -> None:
+    out = tmp_path / 'out.sdf'
+    proc = run('convert', XACRO, '-o', out, '-q', '--gazebo', gazebo)
+    assert proc.returncode == 0, proc.stderr
+    assert f'<sdf version="{version}">' in out.read_text()
+    proc = run('convert', XACRO, '-o', out, '-q', '--gazebo', gazebo, '--sdf-version', '1.10')
+    assert proc.returncode == 0 and '<sdf version="1.10">' in out.read_text()

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from sdf_tools.ros.description import load_description
 from sdf_tools.ros.params import PublisherParams
 
@@ -49,10 +51,12 @@ def test_an_sdf_model_is_converted_and_tf_follows_the_urdf() -> None:
     assert d.tree.parents()['tower/hook'] == 'tower/hook/trolley'  # a frame only SDFormat has
 
 
-def test_sdf_format_passes_the_resolved_sdf() -> None:
+@pytest.mark.parametrize('gazebo, version', [('fortress', '1.9'), ('harmonic', '1.11')])
+def test_sdf_format_passes_the_resolved_sdf(gazebo: str, version: str) -> None:
+    """Written in the SDFormat version the target's libsdformat writes (the gazebo parameter)."""
     d = load_description(params(description_file=str(DATA / 'ros' / 'nested_robot.sdf'),
-                                robot_description_format='sdf'))
-    assert d.ok and d.text is not None and '<sdf ' in d.text and 'version="1.9"' in d.text
+                                robot_description_format='sdf', gazebo=gazebo))
+    assert d.ok and d.text is not None and '<sdf ' in d.text and f'version="{version}"' in d.text
     assert d.tree is not None and 'tower/hook/spin' in d.tree.moving  # TF from the SDFormat
 
 

@@ -23,6 +23,7 @@ diagnostics, errors first, in its report.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from pathlib import Path
 
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
@@ -121,6 +122,9 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
     report = ConversionReport()
     if refuse(result, options, report) or result.document is None:
         return ConversionResult(None, 'sdf', report)
+    # None: the target's, the version its libsdformat writes a URDF as
+    version = options.sdf_version or result.gazebo.convert_version
+    options = dataclasses.replace(options, sdf_version=version)
     doc = copy.deepcopy(result.document)
     _assumed_by_reader(result, report, doc.format == 'urdf')
     _prepare(doc, options, report)
@@ -132,20 +136,20 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
     apply_model_options(doc, options, report, base)
     for model in _all_models(doc):
         for joint in model.joints:
-            mimic_as_custom(joint, report, options.sdf_version)
-    _newer_than_output(doc, options.sdf_version, report)
-    _auto_inertials(doc, options, report)
+            mimic_as_custom(joint, report, version)
+    _newer_than_output(doc, version, report)
+    _auto_inertials(doc, version, report)
     if report.errors:
         return ConversionResult(None, 'sdf', report)
-    opts = WriteOptions(version=options.sdf_version, joint_before_child=doc.format == 'urdf',
+    opts = WriteOptions(version=version, joint_before_child=doc.format == 'urdf',
                         expand_auto_inertials=options.expand_auto_inertials)
     text = to_text(write_document(doc, opts), report.entries, result.document.file)
     return ConversionResult(text, 'sdf', report)
 
 
-def _auto_inertials(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+def _auto_inertials(doc: Document, version: str, report: ConversionReport) -> None:
     """Write ``<inertial auto="true">`` as computed where the output version has no ``auto``."""
-    if version_tuple(options.sdf_version) >= (1, 11):
+    if version_tuple(version) >= (1, 11):
         return
     for model in _all_models(doc):
         for link in model.links:
@@ -153,5 +157,5 @@ def _auto_inertials(doc: Document, options: ConversionOptions, report: Conversio
                 link.inertial.auto = False
                 report.add(ReportKind.REWRITTEN, f'link[{link.name}]/inertial',
                            f'auto="true" written as the values it computes (mass '
-                           f'{link.inertial.mass:g} kg): SDFormat {options.sdf_version} has no '
+                           f'{link.inertial.mass:g} kg): SDFormat {version} has no '
                            'automatic inertials')
