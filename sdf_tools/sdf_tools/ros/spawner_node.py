@@ -49,6 +49,7 @@ from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
+from sdf_tools.gazebo import TARGETS, using
 from sdf_tools.ros.param_types import wrong_type
 from sdf_tools.ros.spin import init_or_explain
 from sdf_tools.spawn import (
@@ -72,7 +73,8 @@ from sdf_tools.xacro_args import parse_name_values
 from sdf_tools_interfaces.msg import SimEntity
 from sdf_tools_interfaces.srv import DeleteEntity, ListEntities, SetEntityPose, SpawnModel
 
-PARAMETERS: dict[str, Any] = {'backend': 'auto', 'world': '', 'timeout': 5.0, 'uris': 'file'}
+PARAMETERS: dict[str, Any] = {'backend': 'auto', 'world': '', 'timeout': 5.0, 'uris': 'file',
+                              'gazebo': ''}  # gazebo: the target read as ('' : ROS_DISTRO's)
 #: The start-up spawn's parameters (ros_gz_sim create's names, plus ours).
 STARTUP_PARAMETERS: dict[str, Any] = {
     'file': '', 'string': '', 'topic': '', 'param': '', 'name': '', 'allow_renaming': False,
@@ -165,6 +167,15 @@ class SpawnerNode(Node):
                 if reason is not None:
                     return SetParametersResult(successful=False, reason=reason)
         return SetParametersResult(successful=True)
+
+    def _gazebo(self) -> str | None:
+        """The ``gazebo`` parameter (None: ROS_DISTRO's target); a bad value is logged, not used."""
+        name = str(self._param('gazebo') or '')
+        if name and name not in TARGETS:
+            self.get_logger().error(f'parameter gazebo={name!r} must be one of '
+                                    f'{", ".join(TARGETS)}: using ROS_DISTRO\'s target')
+            return None
+        return name or None
 
     def _param(self, name: str) -> Any:
         return self.get_parameter(name).value
@@ -271,7 +282,8 @@ class SpawnerNode(Node):
     # --- our services ----------------------------------------------------------------------------
     def _on_spawn(self, req: Any, res: Any) -> Outcome:
         timeout = self._timeout(req.timeout)
-        outcome = spawn(self.backend(), self.spawn_request(req, timeout), timeout=timeout)
+        with using(self._gazebo()):
+            outcome = spawn(self.backend(), self.spawn_request(req, timeout), timeout=timeout)
         res.entity_name, res.world, res.pose = outcome.entity_name, outcome.world, pose_msg(outcome.pose)
         res.errors = [str(d) for d in outcome.diagnostics if d.severity is Severity.ERROR]
         res.notes = [*outcome.notes,
@@ -346,7 +358,8 @@ class SpawnerNode(Node):
         pose, frame = initial_pose(req.initial_pose)
         request = SpawnRequest(source, req.name, req.allow_renaming, self._param('world'), pose, frame,
                                req.entity_namespace, self._param('uris'))
-        outcome = spawn(self.backend(), request, timeout=timeout)
+        with using(self._gazebo()):
+            outcome = spawn(self.backend(), request, timeout=timeout)
         res.entity_name = outcome.entity_name
         return outcome
 
