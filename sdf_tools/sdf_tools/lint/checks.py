@@ -33,6 +33,7 @@ from sdf_tools.lint.massless import massless_findings
 from sdf_tools.lint.mesh_paths import MeshPaths
 from sdf_tools.lint.restate import restated
 from sdf_tools.lint.shapes import ShapeSet, collect_shapes
+from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.resolved import Resolved, ResolvedJoint, ResolvedLink
 
 Row = dict[str, Any]
@@ -44,8 +45,6 @@ DENSITY_RANGE = (10.0, 25_000.0)
 #: the collision geometry's filled uniformly with the same mass (hollow
 #: shells, motors at the joint and point masses all move it, but not tenfold).
 INERTIA_RATIO = 10.0
-#: libsdformat's default inertia, (ixx, ixy, ixz, iyy, iyz, izz).
-UNIT_INERTIA = (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)
 #: SDFormat's "no limit" values for <lower>/<upper>.
 UNBOUNDED = 1e16
 LIMITED_TYPES = ('revolute', 'prismatic')
