@@ -104,9 +104,31 @@ def _parse(stage: Usd.Stage) -> dict[str, tuple[list[Any], list[Any]]]:
     return {str(k).split('.')[-1]: (list(p), list(d)) for k, (p, d) in parsed.items()}
 
 
+def _named_xforms(prim: Usd.Prim) -> list[Usd.Prim]:
+    return [c for c in prim.GetChildren()
+            if c.GetTypeName() == 'Xform' and c.HasAttribute('sdf_tools:name')]
+
+
+def _is_world(prim: Usd.Prim) -> bool:
+    """A world's prim holds models (Xforms holding link Xforms), no rigid body of its own."""
+    children = _named_xforms(prim)
+    return not any(c.HasAPI(UsdPhysics.RigidBodyAPI) for c in children) and \
+        any(_named_xforms(c) for c in children)
+
+
+def _models(stage: Usd.Stage, bodies: list[Usd.Prim]) -> set[Usd.Prim]:
+    """The model prims: each root prim, or each model of a root prim that is a world."""
+    models = {b.GetParent() for b in bodies}
+    for root in stage.GetPseudoRoot().GetChildren():
+        if root.GetTypeName() != 'Xform':
+            continue
+        models |= set(_named_xforms(root)) if _is_world(root) else {root}
+    return models
+
+
 def _links(stage: Usd.Stage, bodies: list[Usd.Prim], model: str | None, snap: Snapshot
            ) -> _Keys:
-    models = {b.GetParent() for b in bodies}
+    models = _models(stage, bodies)
     keys = _Keys({name_of(m) for m in models}, model)
     for m in models:
         for prim in m.GetChildren():

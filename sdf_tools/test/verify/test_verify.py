@@ -154,3 +154,18 @@ def test_unusable_input_exits_2_with_a_message(make: str, tmp_path: Path,
         src.write_text('<sdf version="1.9"><model name="m">')
     assert main(['verify', str(out), '--source', str(src)]) == 2
     assert 'sdf_tools verify:' in capsys.readouterr().err
+
+
+@pytest.mark.parametrize('suffix', ['.mjcf', '.usda'])
+def test_a_world_of_several_models_agrees_model_by_model(suffix: str, tmp_path: Path) -> None:
+    world = DATA / 'convert_urdf' / 'world_two_models.sdf'
+    out = _export(world, tmp_path / f'world{suffix}')
+    v = verify_files(str(out), str(world))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['body pose'].compared >= 2
+    picked = tmp_path / f'one{suffix}'
+    assert convert_file(world, to=None, output_path=picked,
+                        options=ConversionOptions(model='one')).ok
+    one = verify_files(str(picked), str(world), model='one')
+    assert one.ok, [str(d) for d in one.differences]
+    assert one.measures['body pose'].compared < v.measures['body pose'].compared
