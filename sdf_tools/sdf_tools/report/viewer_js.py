@@ -74,7 +74,8 @@ function sceneSize() {
     if (bare && j.origin) box.expandByPoint(new THREE.Vector3(...j.origin).applyMatrix4(root.matrixWorld));
   });
   if (box.isEmpty()) {  // nothing placed (every pose unresolved): a 1 m view of the origin
-    box.expandByPoint(new THREE.Vector3(-0.5, -0.5, -0.5)); box.expandByPoint(new THREE.Vector3(0.5, 0.5, 0.5));
+    box.expandByPoint(new THREE.Vector3(-0.5, -0.5, -0.5));
+    box.expandByPoint(new THREE.Vector3(0.5, 0.5, 0.5));
   }
   // A model without geometry whose links sit at one point: its inertia boxes give a size.
   if (box.getSize(new THREE.Vector3()).length() < 1e-6) {

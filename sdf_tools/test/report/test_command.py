@@ -122,7 +122,7 @@ def test_check_strict_and_report_say_the_same_lines_once(tmp_path: Path,
     data = json.loads(capsys.readouterr().out)
     listed = sorted((str(p['line']), p['code']) for p in data['problems'])
     assert said == listed
-    about = {line: code for line, code in said}
+    about = dict(said)
     assert about['4'] == 'MASSLESS_LINK' and about['6'] == 'MASSLESS_LINK'
     assert len([1 for line, _ in said if line in ('4', '6')]) == 2
     assert 'WARNING' not in {code for _, code in said}
