@@ -112,7 +112,22 @@ def principal_frame(inertia: Inertia6, frame: Transform) -> PrincipalFrame:
     p = _decompose(inertia)
     w, x, y, z = (float(v) for v in mat2quat(p.axes))
     q = (Transform(q=frame.q) * Transform(q=normalize_quat((w, x, y, z)))).q
-    return PrincipalFrame(com, normalize_quat(q), p.moments)
+    return PrincipalFrame(com, normalize_quat(q), _without_round_off(p.moments))
+
+
+def _without_round_off(moments: tuple[float, float, float]) -> Vec3:
+    """Return the moments with the eigen-solver's round-off around zero made an exact 0.
+
+    A rank-deficient tensor (e.g. every entry 0.001: one rod-like moment and two zeros)
+    decomposes into moments like -3e-19: written as they are, engines read a negative
+    moment and discard the whole tensor (Newton: "must have finite, nonnegative components").
+    Only values within a few ulps of the largest moment are touched; a truly negative moment
+    stays negative (and is reported by the writers).
+    """
+    scale = max(abs(m) for m in moments)
+    eps = 16.0 * float(np.finfo(float).eps) * scale
+    a, b, c = (0.0 if abs(m) <= eps else m for m in moments)
+    return (a, b, c)
 
 
 def composite(parts: Sequence[tuple[float, np.ndarray, np.ndarray]]

@@ -283,3 +283,23 @@ def test_actuators_from_effort_limits_are_drives(kind: str, tmp_path: Path) -> N
     assert len(notes) == 1 and 'effort limit' in notes[0].message
     _, plain = export(src, tmp_path / 'b.usda')
     assert not any('/drive' in e.element for e in plain.report.entries)  # type: ignore[attr-defined]
+
+
+def test_rank_deficient_inertia_has_no_negative_round_off_moment(tmp_path: Path) -> None:
+    # Every entry 0.001 (as example-robot-data's ANYmal hatch writes it): moments 0.003, 0, 0.
+    # numpy's eigh gives the zeros as +-3e-19; a negative one made Newton discard the tensor.
+    src = tmp_path / 'rod.urdf'
+    src.write_text(
+        '<robot name="r"><link name="base"><inertial><mass value="2"/>'
+        '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>'
+        '<joint name="j" type="fixed"><parent link="base"/><child link="hatch"/></joint>'
+        '<link name="hatch"><inertial><mass value="0.142"/>'
+        '<inertia ixx="0.001" ixy="0.001" ixz="0.001" iyy="0.001" iyz="0.001" izz="0.001"/>'
+        '</inertial></link></robot>')
+    out, result = export(src, tmp_path / 'rod.usda')
+    stage = Usd.Stage.Open(str(out))
+    moments = UsdPhysics.MassAPI(stage.GetPrimAtPath('/r/hatch')).GetDiagonalInertiaAttr().Get()
+    assert sorted(moments) == [0.0, 0.0, pytest.approx(0.003, rel=1e-7)]
+    kept = [e for e in result.report.entries  # type: ignore[attr-defined]
+            if e.kind is ReportKind.KEPT and e.element == 'link[hatch]/inertial']
+    assert len(kept) == 1 and 'not those of a body' in kept[0].message
