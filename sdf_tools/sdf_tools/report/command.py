@@ -52,6 +52,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument('-o', '--output', help='the HTML file to write')
     p.add_argument('--json', action='store_true', help='print the checks as one JSON object')
     add_package_option(p)
+    p.add_argument('--joint-positions', metavar='FILE.yaml|NAME=VALUE,...', default='',
+                   help="where the viewer's joint sliders start (radians, metres), by scoped "
+                   "joint name, over <initial_position> (NAME/2 for a second axis)")
     p.add_argument('args', nargs='*', help='xacro arguments name:=value')
     add_gazebo_option(p)
 
@@ -91,10 +94,22 @@ def run_report(ns: argparse.Namespace, xacro_args: dict[str, str]) -> int:
         return EXIT_UNUSABLE
     # Imported here: trimesh, the page and tempfile are only needed by this command (`check`
     # builds its parser from this module).
+    from sdf_tools.convert.joint_positions import parse_joint_positions
     from sdf_tools.files import write_atomically
     from sdf_tools.report.build import build_report, report_json
     from sdf_tools.report.page import render_page
-    report = build_report(ns.file, xacro_args, draw=bool(ns.output), packages=packages)
+    positions, bad = parse_joint_positions(ns.joint_positions)
+    if bad:
+        print(f'sdf_tools report: {bad[0]}', file=sys.stderr)
+        return EXIT_UNUSABLE
+    report = build_report(ns.file, xacro_args, draw=bool(ns.output), packages=packages,
+                          joint_positions=positions)
+    known = {j.name for j in report.resolved.joints}
+    unknown = sorted(k for k in positions if k not in known and k.removesuffix('/2') not in known)
+    if unknown:
+        print(f'sdf_tools report: --joint-positions: no joint [{unknown[0]}] in {ns.file} '
+              f'(joints: {", ".join(sorted(known)) or "none"})', file=sys.stderr)
+        return EXIT_UNUSABLE
     if ns.output:
         out = Path(ns.output)
         try:

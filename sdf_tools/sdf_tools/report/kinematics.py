@@ -108,7 +108,7 @@ def _joint(j: ResolvedJoint, index: dict[str, int], worlds: list[Transform | Non
                      'unit': UNITS.get(j.type, 'rad')}
     for k, axis in enumerate((j.axis, j.axis2)):
         if axis is not None:
-            out['axes'].append(_axis(axis, written, initial.get(j.name) if k == 0 else None))
+            out['axes'].append(_axis(axis, written, initial.get(j.name if k == 0 else f'{j.name}/2')))
     return out
 
 
@@ -134,7 +134,7 @@ def kinematics(resolved: Resolved, initial: dict[str, float] | None = None) -> P
     """The ``links``, ``joints``, ``frames`` and joint ``order`` the page's script reads.
 
     ``initial``: joint positions by scoped name, over the files' own
-    ``<initial_position>`` (the first axis of each joint named).
+    ``<initial_position>`` (``NAME/2``: the second axis).
     """
     index = {lk.name: i for i, lk in enumerate(resolved.links)}
     worlds = [lk.world for lk in resolved.links]

@@ -83,6 +83,41 @@ def test_unreadable_file_gets_a_page_and_exit_2(tmp_path: Path) -> None:
     assert 'XML_INVALID' in out.read_text()
 
 
+JOINTED = CLEAN.replace('</model>', '<link name="arm"/><joint name="hinge" type="revolute"><parent>base'
+                        '</parent><child>arm</child><axis><xyz>0 0 1</xyz><initial_position>0.5'
+                        '</initial_position></axis></joint></model>')
+
+
+def _hinge_start(html: str) -> float:
+    data = json.loads(re.search(r'"joints": ?(\[.*?\]), ?"frames"', html, re.S).group(1))
+    return float(data[0]['axes'][0]['initial'])
+
+
+def test_joint_positions_start_the_sliders(tmp_path: Path) -> None:
+    path, out = tmp_path / 'm.sdf', tmp_path / 'r.html'
+    path.write_text(JOINTED)
+    assert main(['report', str(path), '-o', str(out)]) == 0
+    assert _hinge_start(out.read_text()) == 0.5
+    assert main(['report', str(path), '-o', str(out), '--joint-positions', 'm::hinge=-0.75']) == 0
+    assert _hinge_start(out.read_text()) == -0.75
+    given = tmp_path / 'q.yaml'
+    given.write_text('initial_positions:\n  m::hinge: 1.5\n')
+    assert main(['report', str(path), '-o', str(out), '--joint-positions', str(given)]) == 0
+    assert _hinge_start(out.read_text()) == 1.5
+
+
+@pytest.mark.parametrize('value,says', [('m::elbow=1', 'no joint [m::elbow]'),
+                                             ('m::hinge=up', 'm::hinge'),
+                                             ('hinge', 'is not NAME=VALUE')])
+def test_bad_joint_positions_exit_2(value: str, says: str, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    path, out = tmp_path / 'm.sdf', tmp_path / 'r.html'
+    path.write_text(JOINTED)
+    assert main(['report', str(path), '-o', str(out), '--joint-positions', value]) == 2
+    assert says in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_report_needs_an_output(tmp_path: Path) -> None:
     assert main(['report', str(DEMO)]) == 2
 

@@ -181,9 +181,10 @@ def check_first_view(browser: Browser, page: Path, shots: Path, name: str) -> di
     return {'model': model, 'grid': grid, 'size': size, 'cell': cell}
 
 
-def _page(source: Path, tmp_path: Path, env: dict[str, str] | None = None) -> Path:
+def _page(source: Path, tmp_path: Path, env: dict[str, str] | None = None,
+          options: tuple[str, ...] = ()) -> Path:
     out = tmp_path / 'page.html'
-    run = write_page(source, out, env or {})
+    run = write_page(source, out, env or {}, options)
     assert run.returncode in (0, 1), run.stderr
     return out
 
@@ -224,6 +225,22 @@ def test_model_without_geometry_reads(browser: Browser, shots: Path, tmp_path: P
                          ' return [e[12], e[13], e[14]]; })()')
     assert z == [pytest.approx(0.0, abs=1e-9), pytest.approx(-1.6 * math.sin(0.5), abs=1e-9),
                  pytest.approx(1 + 1.6 * math.cos(0.5), abs=1e-9)]
+
+
+def test_joint_positions_option_starts_the_sliders(browser: Browser, shots: Path,
+                                                   tmp_path: Path) -> None:
+    """``--joint-positions`` moves the sliders' start off ``<initial_position>``."""
+    source = tmp_path / 'bare.sdf'
+    source.write_text(BARE)
+    page = _page(source, tmp_path, options=('--joint-positions', 'bare::shoulder=-1.25,bare::slide=0.25'))
+    check_first_view(browser, page, shots, 'first_bare_positions')
+    sliders = browser.evaluate(
+        'Array.from(document.querySelectorAll("#sliders .slider")).map(r => [r.firstChild.textContent,'
+        ' Number(r.children[1].value), Number(r.children[1].dataset.initial)])')
+    by_name = {s[0]: s[1:] for s in sliders}
+    assert by_name['bare::shoulder'] == [-1.25, -1.25]
+    assert by_name['bare::slide'] == [0.25, 0.25]
+    assert by_name['bare::elbow'] == [0, 0]  # not named: its <initial_position> (none: 0)
 
 
 def test_libsdformats_bare_link_reads(browser: Browser, shots: Path, tmp_path: Path) -> None:

@@ -73,9 +73,11 @@ def _sample() -> list[RobotFile]:
     return [by_id[i] for i in SAMPLE if i in by_id]
 
 
-def write_page(path: Path, out: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def write_page(path: Path, out: Path, env: dict[str, str],
+               options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
     """Run ``sdf_tools report`` as a user would."""
-    return subprocess.run([sys.executable, '-m', 'sdf_tools', 'report', str(path), '-o', str(out)],
+    return subprocess.run([sys.executable, '-m', 'sdf_tools', 'report', str(path), '-o', str(out),
+                           *options],
                           env={**os.environ, **env, 'PYTHONPATH': str(PACKAGE)},
                           capture_output=True, text=True, timeout=300, check=False)
 
