@@ -39,6 +39,7 @@ from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
+from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.ros.description import LoadedDescription, load_description
 from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
 from sdf_tools.ros.once_log import OnceLog
@@ -104,6 +105,8 @@ class DescriptionPublisher(Node):
         self._mirroring = False  # setting robot_description to what is published (no reload)
         self._topic_sub: Subscription[String] | None = None
         self._actor_timer: Timer | None = None
+        self._initial: dict[str, float] = {}  # joints held at initial_positions until joint_states
+        self._initial_timer: Timer | None = None
         self._actor_t0 = self.get_clock().now()
         self.add_on_set_parameters_callback(self._check_params)
         self.add_post_set_parameters_callback(self._params_changed)
@@ -152,6 +155,10 @@ class DescriptionPublisher(Node):
         text = None if source_changed else self._topic_text
         where = None if text is None else f'topic {params.description_topic}'
         loaded = load_description(params, text=text, text_source=where)
+        if loaded.ok and not loaded.errors and loaded.tree is not None:
+            unknown = unknown_joints(loaded.tree, params.initial_positions)
+            if unknown:
+                return f'initial_positions: {unknown}'
         if loaded.ok and not loaded.errors:
             self._pending = loaded
             return None
@@ -209,11 +216,44 @@ class DescriptionPublisher(Node):
             if from_text or self.params.description_file:
                 self._mirror_description(loaded.text)
         self._publish_static(loaded.tree)
+        self._start_initial(loaded.tree)
         self._actor_t0 = self.get_clock().now()
         self._restart_actor_timer()
         self.get_logger().info(summary(loaded))
         self._tell_mesh_uris(loaded)
         return True
+
+    def _start_initial(self, tree: TfTree) -> None:
+        """Hold the joints of ``initial_positions`` there (republished) until joint_states moves them."""
+        if self._initial_timer is not None:
+            self.destroy_timer(self._initial_timer)
+            self._initial_timer = None
+        values, problems = parse_joint_positions(self.params.initial_positions)
+        problems += [p for p in [unknown_joints(tree, self.params.initial_positions)] if p]
+        for p in problems:
+            self.get_logger().error(f'initial_positions: {p}; those joints stay at 0')
+        if problems:
+            values = {}
+        self._initial = values
+        if values:
+            self._publish_initial()
+            hz = self.params.publish_frequency or ACTOR_FALLBACK_HZ
+            self._initial_timer = self.create_timer(1.0 / hz, self._publish_initial)
+
+    def _publish_initial(self) -> None:
+        if self._mapper is None or not self._initial:
+            return
+        names = list(self._initial)
+        result = self._mapper.transforms(names, [self._initial[n] for n in names])
+        self._publish_edges(result.edges, self.get_clock().now().to_msg())
+
+    def _joint_states_came(self, names: Sequence[str]) -> None:
+        """Joints that joint_states carries are no longer held at their initial position."""
+        if self._initial and self._mapper is not None:
+            for raw in names:
+                name = self._mapper.lookup(raw)[0]
+                for key in [k for k in self._initial if self._mapper.lookup(k)[0] == name]:
+                    del self._initial[key]
 
     def _tell_mesh_uris(self, loaded: LoadedDescription) -> None:
         for text in loaded.mesh_uris:
@@ -296,6 +336,7 @@ class DescriptionPublisher(Node):
                                                    self.params.ignore_timestamp)
         if moved_back:
             self.get_logger().warning('Moved backwards in time, re-publishing joint transforms!')
+        self._joint_states_came(names)
         if not publish:
             return
         result = self._mapper.transforms(names, msg.position)
@@ -338,6 +379,7 @@ class DescriptionPublisher(Node):
                                                    self.params.ignore_timestamp)
         if moved_back:
             self.get_logger().warning('Moved backwards in time, re-publishing joint transforms!')
+        self._joint_states_came(msg.names)
         if not publish:
             return
         out = self._fast.transforms(msg)
@@ -371,6 +413,16 @@ class DescriptionPublisher(Node):
         stamp = self.get_clock().now().to_msg()
         self._tf_pub.publish(TFMessage(transforms=[
             self._stamped(a.parent, a.child, a.motion.pose_at(t), stamp) for a in self._tree.actors]))
+
+
+def unknown_joints(tree: TfTree, text: str) -> str:
+    """Name the joints of ``initial_positions`` that are no movable joint of ``tree`` ('' : none)."""
+    mapper = JointStateMapper(tree)
+    bad = [n for n in parse_joint_positions(text)[0] if mapper.lookup(n)[0] is None]
+    if not bad:
+        return ''
+    return (f'no movable joint named {", ".join(f"[{n}]" for n in bad)} '
+            f'(movable joints: {", ".join(sorted(tree.moving)) or "none"})')
 
 
 def summary(loaded: LoadedDescription) -> str:

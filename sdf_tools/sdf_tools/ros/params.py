@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.gazebo import TARGETS
 from sdf_tools.ros.param_types import type_name
 from sdf_tools.sdf.uris import resolve_uri
@@ -72,13 +73,16 @@ PUBLISHER_PARAMS: tuple[ParamSpec, ...] = (
               'message replaces the current description. Empty: no subscription.'),
     ParamSpec('gazebo', '', 'The Gazebo whose libsdformat to reproduce: fortress, harmonic, '
               'ionic or jetty. Empty: from ROS_DISTRO, else the newest.'),
+    ParamSpec('initial_positions', '',
+              'Positions of movable joints until joint_states carries them: "NAME=VALUE,..." or '
+              'a YAML file path. A joint not named is published once joint_states carries it.'),
 )
 
 #: Parameters whose change reloads the description and republishes everything.
 RELOAD_PARAMS = frozenset({
     'description_file', 'robot_description', 'xacro_args', 'robot_description_format', 'model',
     'mesh_uris', 'gazebo',
-    'root_frame', 'scope_separator', 'publish_frames', 'frame_prefix'})
+    'root_frame', 'scope_separator', 'publish_frames', 'frame_prefix', 'initial_positions'})
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,7 @@ class PublisherParams:
     ignore_timestamp: bool = False
     description_topic: str = ''
     gazebo: str = ''
+    initial_positions: str = ''
 
     @property
     def xacro_dict(self) -> dict[str, str]:
@@ -139,6 +144,12 @@ def check_value(name: str, value: object) -> str | None:
                 or not 0.0 <= float(value) <= MAX_FREQUENCY:
             return (f'publish_frequency must be a number from 0 to {MAX_FREQUENCY:g}, not '
                     f'{type_name(value) + " " if isinstance(value, (bool, str)) else ""}{value!r}')
+    elif name == 'initial_positions':
+        if not isinstance(value, str):
+            return f'initial_positions must be a string, not {type_name(value)} {value!r}'
+        problems = parse_joint_positions(value)[1]
+        if problems:
+            return 'initial_positions: ' + '; '.join(problems)
     elif name == 'gazebo':
         if value not in ('', *TARGETS):
             return f'gazebo must be one of {", ".join(TARGETS)} (or empty), not {value!r}'
