@@ -75,8 +75,17 @@ def _axis_attrs(el: etree._Element, a: JointAxis | None, kind: str, label: str,
     if a is None:
         return
     limits = finite_range(a)
-    if kind in ('hinge', 'slide') and limits is not None:
+    if kind in ('hinge', 'slide') and limits is not None and limits[0] < limits[1]:
         el.set('range', nums(limits))
+    elif kind in ('hinge', 'slide') and limits is not None:
+        # A joint locked by its limits (lower == upper: libsdformat's reading of a URDF
+        # disableFixedJointLumping joint). MuJoCo refuses an empty range and autolimits takes
+        # range="0 0" for no limit, so the lock is a joint equality: q = lower.
+        sub(ctx.doc.section('equality'), 'joint', name=f'{el.get("name")}__locked',
+            joint1=el.get('name'), polycoef=nums((limits[0], 0.0, 0.0, 0.0, 0.0)))
+        ctx.report.add(ReportKind.REWRITTEN, f'{label}/limit',
+                       f'locked at {num(limits[0])} (lower = upper): MuJoCo takes no empty '
+                       'range, written as <equality><joint> holding it there', *where(a.loc))
     for attr, value in (('damping', a.damping), ('frictionloss', a.friction),
                         ('stiffness', a.spring_stiffness)):
         if value:

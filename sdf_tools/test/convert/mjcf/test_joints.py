@@ -79,3 +79,25 @@ def test_mimic_is_a_joint_equality_mujoco_enforces() -> None:
     mujoco.mj_forward(m, d)
     rows = [i for i in range(d.nefc) if d.efc_type[i] == int(mujoco.mjtConstraint.mjCNSTR_EQUALITY)]
     assert rows and max(abs(float(d.efc_pos[i])) for i in rows) <= TOL
+
+
+def test_joint_locked_by_its_limits_stays_locked_under_gravity() -> None:
+    # lumping.urdf's locked_joint (disableFixedJointLumping) is libsdformat's revolute locked
+    # at 0: range="0 0" alone is no limit for MuJoCo (autolimits), and the link swung freely.
+    src = DATA / 'convert' / 'lumping.urdf'
+    result = convert_to_mjcf(load_file(src), ConversionOptions())
+    assert result.text is not None
+    model = mujoco.MjModel.from_xml_string(result.text)
+    data = mujoco.MjData(model)
+    jid = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_JOINT, 'locked_joint')
+    assert jid >= 0
+    adr = model.jnt_qposadr[jid]
+    worst = 0.0
+    for _ in range(2000):
+        mujoco.mj_step(model, data)
+        worst = max(worst, abs(float(data.qpos[adr])))
+    # MuJoCo's equality constraints are soft (solref): a few milliradians under gravity,
+    # where the unlocked hinge swings by tenths of a radian.
+    assert worst < 5e-3
+    assert any(e.element == 'joint[locked_joint]/limit' and 'locked at 0' in e.message
+               for e in result.report.entries)
