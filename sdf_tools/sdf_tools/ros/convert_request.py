@@ -23,7 +23,7 @@ from sdf_tools.convert.api import (
     convert_file,
     convert_text,
     output_format,
-    write_output,
+    write_result,
 )
 from sdf_tools.convert.conversion_report import ConversionResult
 from sdf_tools.convert.options import ConversionOptions
@@ -120,7 +120,8 @@ def _check(req: ConvertRequest) -> str | None:
     return None
 
 
-def _respond(result: ConversionResult, req: ConvertRequest) -> ConvertResponse:
+def _respond(result: ConversionResult, req: ConvertRequest,
+             options: ConversionOptions) -> ConvertResponse:
     report = result.report
     resp = ConvertResponse(
         warnings=[str(d) for d in report.diagnostics if d.severity is Severity.WARNING],
@@ -133,14 +134,16 @@ def _respond(result: ConversionResult, req: ConvertRequest) -> ConvertResponse:
         resp.error_file = (located.file or '') if located and located.file != TEXT_SOURCE else ''
         resp.error_line = (located.line or 0) if located else 0
         return resp
-    resp.success, resp.output_text = True, result.text
     if req.output_path:
         try:
-            write_output(req.output_path, result.text)
+            # as convert_file writes it: MJCF with its meshes copied beside it (assets_dir),
+            # .usd/.usdc as a binary crate; output_text is then the text written
+            write_result(req.output_path, result, assets_dir=options.assets_dir)
         except OSError as err:
             return ConvertResponse.failure(f'cannot write [{req.output_path}]: '
                                            f'{err.strerror or err}', req.output_path)
         resp.output_path = req.output_path
+    resp.success, resp.output_text = True, result.text or ''
     return resp
 
 
@@ -160,7 +163,7 @@ def handle_convert(req: ConvertRequest) -> ConvertResponse:
         result = _convert(req, to, options)
         if isinstance(result, ConvertResponse):
             return result
-        return _respond(result, req)
+        return _respond(result, req, options)
     except Exception as err:  # a service must answer whatever happens
         return ConvertResponse.failure(f'internal error while converting: {type(err).__name__}: '
                                        f'{err}')
