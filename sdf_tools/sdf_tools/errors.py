@@ -70,6 +70,10 @@ class ErrorCode(enum.Enum):
     URDF_WORLD_LINK_CONTENT = 'URDF_WORLD_LINK_CONTENT'
     MATERIAL_UNDEFINED = 'MATERIAL_UNDEFINED'
     COLOR_INVALID = 'COLOR_INVALID'
+    # <inertial auto="true">: libsdformat says these with its catch-all WARNING.
+    AUTO_INERTIAL_NOT_UNDERSTOOD = 'AUTO_INERTIAL_NOT_UNDERSTOOD'  # by the target Gazebo
+    AUTO_INERTIAL_OVERWRITES = 'AUTO_INERTIAL_OVERWRITES'  # user <pose>/<inertia> ignored
+    AUTO_INERTIAL_GEOMETRY_UNSUPPORTED = 'AUTO_INERTIAL_GEOMETRY_UNSUPPORTED'
     # Codes of the lint checks (sdf_tools.lint: the report and check --strict),
     # each named after the rule a model breaks for a physics engine.
     MASSLESS_LINK = 'MASSLESS_LINK'

@@ -58,7 +58,7 @@ def read_auto_inertial(ctx: ReadContext, el: etree._Element, link_name: str,
     """
     target = gazebo.current()
     if not target.auto_inertials:
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.AUTO_INERTIAL_NOT_UNDERSTOOD,
                  f'<inertial auto="true"> of link [{link_name}] is not understood by Gazebo '
                  f'{target.name.capitalize()} (libsdformat {target.libsdformat}, SDFormat '
                  f'{target.spec}): its written <mass> and <inertia> are used', el)
@@ -74,7 +74,7 @@ def read_auto_inertial(ctx: ReadContext, el: etree._Element, link_name: str,
     result = Inertial(loc=ctx.loc(el), auto=True, density=density, given_mass=given,
                       auto_params_xml=to_xml(params) if params is not None else '')
     if child(el, 'pose') is not None or child(el, 'inertia') is not None:
-        ctx.warn(ErrorCode.WARNING,
+        ctx.warn(ErrorCode.AUTO_INERTIAL_OVERWRITES,
                  f'Inertial was used with auto=true for the link named {link_name}, but '
                  'user-defined inertial values were found, which will be overwritten by the '
                  'computed inertial values.', el)
@@ -125,7 +125,8 @@ def _collision_part(ctx: ReadContext, col: Collision, el: etree._Element,
     elif kind in ('box', 'capsule', 'cylinder', 'ellipsoid', 'sphere', 'cone') and geom is not None:
         part = shape_part(kind, geom.params, density)
     else:
-        ctx.warn(ErrorCode.WARNING, 'Automatic inertia calculations are not supported for the '
+        ctx.warn(ErrorCode.AUTO_INERTIAL_GEOMETRY_UNSUPPORTED,
+                 'Automatic inertia calculations are not supported for the '
                  f'given Geometry type. (<{kind}> of collision [{col.name}])', where)
         part = None
     if part is None:
@@ -149,7 +150,7 @@ def _mesh(ctx: ReadContext, params: dict[str, object], density: float,
     base = Path(ctx.file).resolve().parent if ctx.file else None
     path = resolve_uri(uri, base)
     if path is None:
-        ctx.warn(ErrorCode.WARNING, f'Failed to load mesh: [{uri}] (not found)', el)
+        ctx.warn(ErrorCode.MESH_UNRESOLVED, f'Failed to load mesh: [{uri}] (not found)', el)
         return None
     try:
         import trimesh
@@ -160,7 +161,7 @@ def _mesh(ctx: ReadContext, params: dict[str, object], density: float,
         scale = params.get('scale') or (1.0, 1.0, 1.0)
         triangles = scaled_triangles(mesh.vertices, mesh.faces, scale)  # type: ignore[arg-type]
     except Exception as err:  # noqa: BLE001  # trimesh raises many kinds for a bad file
-        ctx.warn(ErrorCode.WARNING, f'Failed to load mesh: [{uri}] ({err})', el)
+        ctx.warn(ErrorCode.MESH_UNREADABLE, f'Failed to load mesh: [{uri}] ({err})', el)
         return None
     return mesh_part(triangles, density)
 

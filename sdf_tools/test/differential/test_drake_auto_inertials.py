@@ -160,13 +160,13 @@ def _refusal(path: Path) -> str:
     ('<inertial auto="true"/>', '', 'ELEMENT_MISSING', 3),
     ('<inertial auto="true"><mass>2</mass></inertial>',
      '<collision name="c"><geometry><plane><normal>0 0 1</normal><size>1 1</size></plane>'
-     '</geometry></collision>', 'WARNING', 4),
+     '</geometry></collision>', 'AUTO_INERTIAL_GEOMETRY_UNSUPPORTED', 4),
     ('<inertial auto="true"><pose>1 0 0 0 0 0</pose></inertial>',
      '<collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision>',
-     'WARNING', 3),
+     'AUTO_INERTIAL_OVERWRITES', 3),
     ('<inertial auto="true"><inertia><ixx>2</ixx></inertia></inertial>',
      '<collision name="c"><geometry><sphere><radius>1</radius></sphere></geometry></collision>',
-     'WARNING', 3),
+     'AUTO_INERTIAL_OVERWRITES', 3),
 ])
 def test_drake_refusal_is_our_diagnostic(tmp_path: Path, inertial: str, body: str, code: str,
                                          line: int) -> None:

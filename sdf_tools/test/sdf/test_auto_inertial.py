@@ -40,7 +40,7 @@ def test_every_newer_target_computes(gazebo: str) -> None:
 def test_fortress_does_not_understand_auto() -> None:
     result = load_string(BOX, gazebo='fortress')
     (warning,) = [d for d in result.warnings if 'auto' in d.message]
-    assert warning.code.value == 'WARNING' and warning.line == 3
+    assert warning.code.value == 'AUTO_INERTIAL_NOT_UNDERSTOOD' and warning.line == 3
     assert 'Fortress' in warning.message and 'libsdformat 12' in warning.message
     (link,) = resolve(result).links
     assert link.inertial.mass == 1.0
