@@ -1,6 +1,7 @@
 """Running a node: signal handling and the fastest executor this rclpy has."""
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -25,11 +26,35 @@ def events_executor() -> Callable[[], Executor] | None:
     return EventsExecutor
 
 
+# How long a node may take to stop once signalled: a callback still waiting on a simulator, or
+# a transport thread that does not end, must not keep a SIGTERMed node alive (CI saw a spawner
+# outlive SIGTERM by 10 s once in many runs).
+STOP_GRACE_S = 5.0
+
+
+def _exit_now() -> None:
+    print(f'[sdf_tools] did not stop within {STOP_GRACE_S:g} s of the signal: exiting',
+          file=sys.stderr, flush=True)
+    os._exit(0)
+
+
 def stop_on_signals() -> threading.Event:
-    """Return an event set by SIGINT or SIGTERM (Python handlers, checked between callbacks)."""
+    """Return an event set by SIGINT or SIGTERM (Python handlers, checked between callbacks).
+
+    The first signal also arms a daemon timer that ends the process after ``STOP_GRACE_S``
+    if the orderly stop (spin loop, destroy_node, rclpy shutdown, thread joins) hangs.
+    """
     stop = threading.Event()
+
+    def on_signal(*_: object) -> None:
+        if not stop.is_set():
+            timer = threading.Timer(STOP_GRACE_S, _exit_now)
+            timer.daemon = True
+            timer.start()
+        stop.set()
+
     for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, lambda *_: stop.set())
+        signal.signal(sig, on_signal)
     return stop
 
 
