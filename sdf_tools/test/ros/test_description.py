@@ -144,3 +144,11 @@ def test_mesh_uris_default_to_what_rviz_opens(tmp_path: Path) -> None:
     assert len(d.mesh_uris) == 3  # the three rewritten, each reported
     assert not any('not found' in m for m in d.mesh_uris)
     assert kept.text is not None and 'model://bot/meshes/wheel.stl' in kept.text and not kept.mesh_uris
+
+
+@pytest.mark.parametrize('model', ['', 'rover'])
+def test_the_bundled_example_is_published_without_a_note(model: str) -> None:
+    example = Path(__file__).resolve().parents[2] / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+    d = load_description(params(description_file=str(example), model=model))
+    assert d.ok and d.text is not None
+    assert (d.errors, d.warnings, d.tf_notes, d.gazebo_only) == ([], [], [], [])

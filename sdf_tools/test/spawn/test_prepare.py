@@ -153,9 +153,14 @@ def test_a_world_without_that_model_is_not_found() -> None:
     assert err.code is ResultCode.NOT_FOUND and '[rover]' in err.message
 
 
-def test_keeping_a_relative_include_is_missing_assets_as_gazebo_would_see_it() -> None:
-    world = ModelSource(file=str(EXAMPLES / 'demo_world.sdf'), model='rover')
-    err = fails(world, uris='keep')
+def test_keeping_a_relative_include_is_missing_assets_as_gazebo_would_see_it(
+        tmp_path: Path) -> None:
+    (tmp_path / 'models').symlink_to(EXAMPLES / 'models')
+    (tmp_path / 'world.sdf').write_text(
+        '<sdf version="1.9"><world name="w"><model name="rover"><link name="base"/>'
+        '<include><uri>models/sensor_mast</uri><name>mast</name></include>'
+        '</model></world></sdf>')
+    err = fails(ModelSource(file=str(tmp_path / 'world.sdf'), model='rover'), uris='keep')
     assert err.code is ResultCode.MISSING_ASSETS and 'uris=keep' in err.message
     assert any('models/sensor_mast' in d.message for d in err.diagnostics)
 
