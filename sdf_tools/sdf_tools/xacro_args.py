@@ -5,8 +5,13 @@ the first ``:=`` is the value, so ``path:=a:=b`` gives ``path`` the value ``a:=b
 """
 from __future__ import annotations
 
+import argparse
 import shlex
-from collections.abc import Iterable
+import sys
+from collections.abc import Iterable, Sequence
+
+#: What a command returns after ``--help`` and on a usage error.
+EXIT_HELP, EXIT_USAGE = 0, 2
 
 
 def parse_name_values(items: Iterable[object]) -> tuple[dict[str, str], list[str]]:
@@ -32,3 +37,23 @@ def parse_name_values_text(text: str) -> tuple[dict[str, str], list[str]]:
     except ValueError as err:
         return {}, [f'[{text}] is not valid shell quoting: {err}']
     return parse_name_values(items)
+
+
+def parse_command(parser: argparse.ArgumentParser, argv: Sequence[str], after: str = 'FILE'
+                  ) -> tuple[argparse.Namespace, dict[str, str]] | int:
+    """Parse a command's options and its ``name:=value`` arguments (``ns.args``) in any order.
+
+    Returns:
+        The namespace and the xacro arguments, or the exit code to return: 0 after
+        ``--help``, 2 on a usage error (argparse's message, or ours on stderr).
+    """
+    try:
+        ns = parser.parse_intermixed_args(list(argv))
+    except SystemExit as exc:
+        return EXIT_USAGE if exc.code else EXIT_HELP
+    xargs, bad = parse_name_values(ns.args)
+    if bad:
+        print(f'{parser.prog}: arguments after {after} must be name:=value: {bad[0]}',
+              file=sys.stderr)
+        return EXIT_USAGE
+    return ns, xargs

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sdf_tools.gazebo import add_gazebo_option
-from sdf_tools.xacro_args import parse_name_values
+from sdf_tools.xacro_args import parse_command
 
 if TYPE_CHECKING:
     from sdf_tools.lint import Finding, Lint
@@ -35,16 +35,8 @@ def main(argv: list[str]) -> int:
     """Run ``sdf_tools report ARGV``: options and ``name:=value`` in any order."""
     parser = argparse.ArgumentParser(prog='sdf_tools report', description=HELP)
     _arguments(parser)
-    try:
-        ns = parser.parse_intermixed_args(argv)
-    except SystemExit as exc:
-        return EXIT_UNUSABLE if exc.code else EXIT_VALID
-    xacro_args, bad = parse_name_values(ns.args)
-    if bad:
-        print(f'sdf_tools report: arguments after FILE must be name:=value: {bad[0]}',
-              file=sys.stderr)
-        return EXIT_UNUSABLE
-    return run_report(ns, xacro_args)
+    parsed = parse_command(parser, argv)
+    return parsed if isinstance(parsed, int) else run_report(*parsed)
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:

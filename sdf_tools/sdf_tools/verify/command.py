@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from sdf_tools.formats import CONVERT_WRITES, LOADED, names
 from sdf_tools.verify.compare import Verdict
 from sdf_tools.verify.run import UnusableError, verify_files
-from sdf_tools.xacro_args import parse_name_values
+from sdf_tools.xacro_args import parse_command
 
 EXIT_AGREE, EXIT_DIFFERS, EXIT_UNUSABLE = 0, 1, 2
 HELP = f'check a conversion: load OUT ({names(CONVERT_WRITES)}) in its own engine and compare ' \
@@ -20,8 +20,9 @@ def parser() -> argparse.ArgumentParser:
     """Return the ``verify`` argument parser."""
     p = argparse.ArgumentParser(
         prog='sdf_tools verify', description=HELP[0].upper() + HELP[1:] + ": every body's "
-        "world pose, every joint's type, anchor, axis and limits, every mass, centre of mass "
-        "and inertia, every sensor pose. MJCF is compiled by MuJoCo, USD parsed by usd-core's "
+        "world pose, every joint's type, anchor, axis, position, effort and velocity limits "
+        "(and each actuator's ranges), every mass, centre of mass and inertia, every sensor "
+        "pose and parameter. MJCF is compiled by MuJoCo, USD parsed by usd-core's "
         'UsdPhysics, SDFormat and URDF read by sdf_tools. Exit 0 when all agree, 1 when '
         'something differs, 2 on unusable input.')
     p.add_argument('output', metavar='OUT', help=f'the converted file ({names(CONVERT_WRITES)})')
@@ -55,15 +56,10 @@ def _print(verdict: Verdict, out: str) -> None:
 
 def main(argv: Sequence[str]) -> int:
     """Run ``sdf_tools verify``; return the exit code."""
-    try:
-        ns = parser().parse_args(list(argv))
-    except SystemExit as exc:
-        return EXIT_UNUSABLE if exc.code else EXIT_AGREE
-    xargs, bad = parse_name_values(ns.args)
-    if bad:
-        print(f'sdf_tools verify: arguments after OUT must be name:=value: {bad[0]}',
-              file=sys.stderr)
-        return EXIT_UNUSABLE
+    parsed = parse_command(parser(), argv, after='OUT')
+    if isinstance(parsed, int):
+        return parsed
+    ns, xargs = parsed
     try:
         verdict = verify_files(ns.output, ns.source, model=ns.model, xacro_args=xargs,
                                input_format=ns.input_format)

@@ -3,24 +3,33 @@
 Measures (tolerance 1e-9 unless the engine stores less, see
 :attr:`Snapshot.tolerances`): ``body pose`` (max of position and rotation-matrix
 entry differences), ``joint type``, ``joint anchor``, ``joint axis``, ``joint
-limits``, ``mass`` (relative to max(1, mass)), ``centre of mass``, ``inertia``
-(relative to the largest entry) and ``sensor pose``. An object the output lacks
-is a difference of its measure with no value.
+limits`` (a joint's, and the ``ctrlrange`` of a position actuator), ``effort
+limit`` (a joint's, an actuator's ``forcerange``, a motor's ``ctrlrange``),
+``velocity limit`` (a joint's, a velocity actuator's ``ctrlrange``), ``mass``
+(relative to max(1, mass)), ``centre of mass``, ``inertia`` (relative to the
+largest entry), ``sensor pose`` and ``sensor parameters`` (update rate, field
+of view, clipping, range, noise: relative to max(1, |value|)). An object the
+output lacks is a difference of its measure with no value; a measure its engine
+cannot hold at all is not compared (:attr:`Snapshot.lacks`, a note says why).
 """
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from sdf_tools.transform import Transform
-from sdf_tools.verify.snapshot import JointState, MassProps, Snapshot, combine, rotation
+from sdf_tools.verify.snapshot import (ActuatorState, JointState, MassProps, Snapshot, combine,
+                                       rotation)
 
 TOL = 1e-9
-MEASURES = ('body pose', 'joint type', 'joint anchor', 'joint axis', 'joint limits', 'mass',
-            'centre of mass', 'inertia', 'sensor pose')
+T = TypeVar('T')
+MEASURES = ('body pose', 'joint type', 'joint anchor', 'joint axis', 'joint limits',
+            'effort limit', 'velocity limit', 'mass', 'centre of mass', 'inertia', 'sensor pose',
+            'sensor parameters')
 # Source kinds an engine writes as another kind (universal/revolute2: a hinge per axis in
 # MJCF, a D6 joint in USD; screw: a hinge and a slide; gearbox: a hinge).
 AGREE = {('universal', 'revolute'), ('revolute2', 'revolute'), ('universal', 'd6'),
@@ -89,8 +98,13 @@ class _Judge:
     def __init__(self, obs: Snapshot) -> None:
         self.measures = {n: Measure(n, obs.tolerances.get(n, TOL)) for n in MEASURES}
         self.differences: list[Difference] = []
+        self.lacks = obs.lacks
+        self.optional = obs.optional
+        self.unheld: dict[str, list[str]] = {}
 
     def value(self, measure: str, obj: str, value: float, what: str = '') -> None:
+        if measure in self.lacks:
+            return
         m = self.measures[measure]
         m.compared += 1
         if not m.worst_object or not value <= m.worst:
@@ -100,6 +114,8 @@ class _Judge:
                                                what or f'off by {value:.3g}'))
 
     def missing(self, measure: str, obj: str, message: str) -> None:
+        if measure in self.lacks:
+            return
         self.measures[measure].compared += 1
         self.differences.append(Difference(measure, obj, None,
                                            self.measures[measure].tolerance, message))
@@ -117,15 +133,20 @@ def _find(d: dict[str, Any], key: str) -> Any:
     return got if got is not None else d.get(key.replace('::', '/'))
 
 
-def _poses(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
-    for name, want in exp.poses.items():
-        if name not in exp.link_masses:
-            continue  # a <frame> of the source: not a body
-        got = _find(obs.poses, name)
-        if got is None:
-            j.missing('body pose', f'link [{name}]', 'not in the output')
+def _each(j: _Judge, measure: str, kind: str, want: Mapping[str, T], got: dict[str, T],
+          error: Callable[[T, T], float]) -> None:
+    """Compare each named object of the source with the output's of the same name."""
+    for name, w in want.items():
+        g = _find(got, name)
+        if g is None:
+            j.missing(measure, f'{kind} [{name}]', 'not in the output')
         else:
-            j.value('body pose', f'link [{name}]', pose_error(want, got))
+            j.value(measure, f'{kind} [{name}]', error(w, g))
+
+
+def _poses(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
+    bodies = {k: v for k, v in exp.poses.items() if k in exp.link_masses}  # not a <frame>
+    _each(j, 'body pose', 'link', bodies, obs.poses, pose_error)
 
 
 def _vec(a: Any, b: Any) -> float:
@@ -151,13 +172,33 @@ def _joint(j: _Judge, name: str, want: JointState, got: JointState) -> None:
         j.value('joint axis', obj, _vec([v / n for v in want.axis], got.axis))
     if want.kind in ('universal', 'revolute2', 'planar') or got.kind == 'd6':
         return
-    if want.limits is None and got.limits is None:
+    _bound(j, 'joint limits', obj, want.limits, got.limits)
+    if got.kind in ('revolute', 'prismatic'):
+        _rate(j, 'effort limit', obj, want.effort, got.effort)
+        _rate(j, 'velocity limit', obj, want.velocity, got.velocity)
+
+
+def _bound(j: _Judge, measure: str, obj: str, want: tuple[float, float] | None,
+           got: tuple[float, float] | None) -> None:
+    """Compare two (lower, upper) ranges, None meaning unlimited."""
+    if want is None and got is None:
         return
-    if want.limits is None or got.limits is None:
-        j.value('joint limits', obj, math.inf, 'limited in the ' +
-                ('output' if want.limits is None else 'source') + ' only')
+    if want is None or got is None:
+        j.value(measure, obj, math.inf, 'limited in the ' +
+                ('output' if want is None else 'source') + ' only')
     else:
-        j.value('joint limits', obj, _vec(want.limits, got.limits))
+        j.value(measure, obj, _vec(want, got))
+
+
+def _rate(j: _Judge, measure: str, obj: str, want: float | None, got: float | None) -> None:
+    """Compare a symmetric limit (effort, velocity; None: unlimited), relative to max(1, limit)."""
+    if got is None and want is not None and measure in j.optional:
+        j.unheld.setdefault(measure, []).append(obj)  # the output has no place for it here
+    elif want is None or got is None:
+        _bound(j, measure, obj, None if want is None else (-want, want),
+               None if got is None else (-got, got))
+    else:
+        j.value(measure, obj, abs(want - got) / max(1.0, abs(want)))
 
 
 def _joints(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
@@ -204,12 +245,48 @@ def _mass(j: _Judge, obj: str, want: MassProps, got: MassProps) -> None:
 
 
 def _sensors(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
-    for name, want in exp.sensors.items():
-        got = _find(obs.sensors, name)
+    _each(j, 'sensor pose', 'sensor', exp.sensors, obs.sensors, pose_error)
+    for name, want in exp.sensor_params.items():
+        got = _find(obs.sensor_params, name)
         if got is None:
-            j.missing('sensor pose', f'sensor [{name}]', 'not in the output')
-        else:
-            j.value('sensor pose', f'sensor [{name}]', pose_error(want, got))
+            continue  # no such sensor: its pose says so
+        held = {k: v for k, v in want.items() if k.split(' ')[0] not in obs.sensor_lacks}
+        _each(j, 'sensor parameters', f'sensor [{name}]', held, got,
+              lambda a, b: abs(a - b) / max(1.0, abs(a)))
+
+
+def _actuator(j: _Judge, name: str, a: ActuatorState, want: JointState) -> None:
+    """An actuator's ranges against its joint's limits in the source."""
+    obj = f'actuator [{name}]'
+    if a.forcerange is not None:
+        _rate(j, 'effort limit', obj, want.effort, max(abs(v) for v in a.forcerange))
+    if a.ctrlrange is None:
+        return
+    if a.kind == 'position':
+        _bound(j, 'joint limits', obj, want.limits, a.ctrlrange)
+    elif a.kind in ('motor', 'velocity'):
+        measure = 'effort limit' if a.kind == 'motor' else 'velocity limit'
+        limit = want.effort if a.kind == 'motor' else want.velocity
+        _bound(j, measure, obj, None if limit is None else (-limit, limit),
+               (a.ctrlrange[0] * a.gear, a.ctrlrange[1] * a.gear))
+
+
+def _actuators(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
+    by_alias = {v: k for k, v in exp.joint_aliases.items()}
+    for name, a in obs.actuators.items():
+        want = _find(exp.joints, a.joint) or exp.joints.get(by_alias.get(a.joint, ''))
+        if want is not None:
+            _actuator(j, name, a, want)
+
+
+def _limits_notes(j: _Judge, obs: Snapshot) -> list[str]:
+    notes = [f'{m} not compared: {why}' for m, why in obs.lacks.items()]
+    notes += [f'{m} not compared for {len(objs)} objects the output has no place for it on '
+              f'({obs.optional[m]}): {", ".join(objs)}' for m, objs in j.unheld.items()]
+    if obs.sensor_lacks:
+        notes.append('sensor parameters not compared: ' + '; '.join(
+            f'{k}: {why}' for k, why in obs.sensor_lacks.items()))
+    return notes
 
 
 def compare(exp: Snapshot, obs: Snapshot) -> Verdict:
@@ -218,6 +295,7 @@ def compare(exp: Snapshot, obs: Snapshot) -> Verdict:
     notes = list(exp.notes) + list(obs.notes)
     _poses(j, exp, obs)
     _joints(j, exp, obs)
+    _actuators(j, exp, obs)
     _masses(j, exp, obs, notes)
     _sensors(j, exp, obs)
-    return Verdict(obs.engine, j.measures, j.differences, notes)
+    return Verdict(obs.engine, j.measures, j.differences, notes + _limits_notes(j, obs))

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import math
 
+from sdf_tools.convert.mjcf.sensor_params import root
 from sdf_tools.resolved import Resolved, ResolvedAxis, ResolvedJoint
+from sdf_tools.verify.sensor_values import parameters
 from sdf_tools.verify.snapshot import JointState, Snapshot, in_world
 
 # Source joint types -> the kind an engine compares (a universal or revolute2 joint's
@@ -33,6 +35,11 @@ def limits(axis: ResolvedAxis | None, kind: str) -> tuple[float, float] | None:
     return (lo, hi)
 
 
+def rate(value: float) -> float | None:
+    """Return an effort or velocity limit (None: SDFormat's -1, zero or infinite: no limit)."""
+    return value if math.isfinite(value) and 0.0 < value < UNLIMITED else None
+
+
 def scope_of(r: Resolved, model: str | None = None) -> str | None:
     """Return the prefix to strip from names: ``'M::'`` when one model is compared."""
     tops = [m.name for m in r.models if '::' not in m.name]
@@ -52,8 +59,10 @@ def _joint(j: ResolvedJoint, pre: str) -> JointState:
     axis = j.axis.xyz if j.axis is not None and kind not in ('fixed', 'ball') else None
     anchor = j.world.p if j.world is not None else None
     parent = 'world' if j.parent == 'world' else (_key(j.parent, pre) or j.parent)
+    a = j.axis if kind in ('revolute', 'prismatic') else None
     return JointState(kind, anchor, axis, limits(j.axis, kind), parent,
-                      _key(j.child, pre) or j.child)
+                      _key(j.child, pre) or j.child, rate(a.effort) if a else None,
+                      rate(a.velocity) if a else None)
 
 
 def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
@@ -98,4 +107,5 @@ def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
         k = _key(s.name, pre)
         if k is not None and s.world is not None:
             snap.sensors[k] = s.world
+            snap.sensor_params[k] = parameters(s.element.type, root(s.element))
     return snap

@@ -32,7 +32,8 @@ class JointState:
     ``kind`` is one of ``revolute``, ``prismatic``, ``ball``, ``fixed``, ``free``,
     ``d6`` (a USD ``Joint`` holding a universal/revolute2/planar joint) or the
     source's own type when it has no counterpart. ``limits`` is None when the
-    joint is unlimited (or has no position limits).
+    joint is unlimited (or has no position limits); ``effort`` and
+    ``velocity`` likewise (N or N m, rad/s or m/s).
     """
 
     kind: str
@@ -41,6 +42,23 @@ class JointState:
     limits: tuple[float, float] | None
     parent: str = ''   # the body names of the joint's ends (source side only)
     child: str = ''
+    effort: float | None = None
+    velocity: float | None = None
+
+
+@dataclass(frozen=True)
+class ActuatorState:
+    """An engine's actuator on a joint: ``kind`` position, velocity, motor or other.
+
+    ``ctrlrange`` and ``forcerange`` are None when the engine does not clamp;
+    a control times ``gear`` is a position, a velocity or an effort.
+    """
+
+    joint: str
+    kind: str
+    ctrlrange: tuple[float, float] | None
+    forcerange: tuple[float, float] | None
+    gear: float = 1.0
 
 
 @dataclass
@@ -64,9 +82,19 @@ class Snapshot:
     welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to
     free: set[str] = field(default_factory=set)  # bodies free in space (no joint holds them)
     sensors: dict[str, Transform] = field(default_factory=dict)
+    # Sensor -> parameter -> value (verify/sensor_values.py names the parameters).
+    sensor_params: dict[str, dict[str, float]] = field(default_factory=dict)
+    actuators: dict[str, ActuatorState] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     # Tolerances where the engine stores less than doubles (measure -> tolerance).
     tolerances: dict[str, float] = field(default_factory=dict)
+    # Measures the engine cannot hold at all (measure -> why): not compared.
+    lacks: dict[str, str] = field(default_factory=dict)
+    # Measures the engine holds only on some objects (measure -> where): an object
+    # without one is noted, not counted as a difference.
+    optional: dict[str, str] = field(default_factory=dict)
+    # Sensor parameters (by their first word) the engine has no place for (-> why).
+    sensor_lacks: dict[str, str] = field(default_factory=dict)
 
 
 def tensor(inertia6: tuple[float, ...]) -> np.ndarray:

@@ -6,8 +6,13 @@ no ``RigidBodyAPI`` beside them); world poses come from USD's own
 mass and principal axes in the body frame); joints from the parsed joint
 descriptions: the anchor is ``localPos1`` placed by body1, the axis the
 ``physics:axis`` token turned by ``localRot1``, limits from the parsed limit
-(degrees for revolute joints). The schema stores these as 32-bit floats, so they
-are compared to ``FLOAT_TOL`` (relative); link and sensor poses are doubles (1e-9).
+(degrees for revolute joints), the effort limit from a drive's ``maxForce`` (a
+joint without a drive has no place for one: noted, not a difference), the
+velocity limit from PhysX's ``physxJoint:maxJointVelocity`` (degrees/s for a
+revolute joint). The schema stores these as 32-bit floats, so they are compared
+to ``FLOAT_TOL`` (relative); link and sensor poses are doubles (1e-9). Sensor
+parameters come from the XML the sensor prim carries, a camera's field of view
+and clipping from its ``UsdGeom.Camera`` (floats, so ``FLOAT_TOL``).
 Names are the exporter's ``sdf_tools:name`` where written, else the prim name;
 sensors are the Xforms holding ``sdf_tools:sensorName`` (convert/usd/sensors.py).
 """
@@ -18,14 +23,21 @@ import warnings
 from typing import Any
 
 import numpy as np
+from lxml import etree
 from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.transform import Transform
+from sdf_tools.verify.sensor_values import parameters
 from sdf_tools.verify.snapshot import JointState, MassProps, Snapshot, rotation
 
 FLOAT_TOL = 1e-6
 FLOAT_MEASURES = {'joint anchor': FLOAT_TOL, 'joint axis': FLOAT_TOL, 'joint limits': FLOAT_TOL,
-                  'mass': FLOAT_TOL, 'centre of mass': FLOAT_TOL, 'inertia': 10 * FLOAT_TOL}
+                  'effort limit': FLOAT_TOL, 'velocity limit': FLOAT_TOL,
+                  'mass': FLOAT_TOL, 'centre of mass': FLOAT_TOL, 'inertia': 10 * FLOAT_TOL,
+                  'sensor parameters': FLOAT_TOL}
+#: Where a USD joint holds an effort limit (the others are noted).
+OPTIONAL = {'effort limit': "a joint without a drive: UsdPhysics' only effort limit is a "
+            "drive's maxForce"}
 _KINDS = {'RevoluteJoint': 'revolute', 'PrismaticJoint': 'prismatic', 'SphericalJoint': 'ball',
           'FixedJoint': 'fixed', 'D6Joint': 'd6', 'CustomJoint': 'other', 'DistanceJoint': 'other'}
 _AXES = {'X': (1.0, 0.0, 0.0), 'Y': (0.0, 1.0, 0.0), 'Z': (0.0, 0.0, 1.0)}
@@ -94,7 +106,27 @@ def _joint(stage: Usd.Stage, kind: str, d: Any) -> JointState:
             not (abs(lim.lower) >= 1e16 and abs(lim.upper) >= 1e16):
         k = math.pi / 180 if kind == 'revolute' else 1.0
         limits = (lim.lower * k, lim.upper * k)
-    return JointState(kind, (anchor[0], anchor[1], anchor[2]), axis, limits)
+    effort, velocity = _rates(stage.GetPrimAtPath(str(d.primPath)), kind)
+    return JointState(kind, (anchor[0], anchor[1], anchor[2]), axis, limits, effort=effort,
+                      velocity=velocity)
+
+
+def _finite(attr: Usd.Attribute | None) -> float | None:
+    got = attr.Get() if attr and attr.HasAuthoredValue() else None
+    return float(got) if got is not None and math.isfinite(got) and got < 1e30 else None
+
+
+def _rates(prim: Usd.Prim, kind: str) -> tuple[float | None, float | None]:
+    """The effort limit (a drive's maxForce) and velocity limit (PhysX's) of a joint prim."""
+    if kind not in ('revolute', 'prismatic') or not prim:
+        return None, None
+    dof = 'angular' if kind == 'revolute' else 'linear'
+    effort = _finite(UsdPhysics.DriveAPI(prim, dof).GetMaxForceAttr()) \
+        if prim.HasAPI(UsdPhysics.DriveAPI, dof) else None
+    velocity = _finite(prim.GetAttribute('physxJoint:maxJointVelocity'))
+    if velocity is not None and kind == 'revolute':
+        velocity = math.radians(velocity)
+    return effort, velocity
 
 
 def _parse(stage: Usd.Stage) -> dict[str, tuple[list[Any], list[Any]]]:
@@ -153,7 +185,8 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
     if stage is None:
         return f'usd-core cannot open [{path}]'
     parsed = _parse(stage)
-    snap = Snapshot('usd-core UsdPhysics', tolerances=dict(FLOAT_MEASURES))
+    snap = Snapshot('usd-core UsdPhysics', tolerances=dict(FLOAT_MEASURES),
+                    optional=dict(OPTIONAL))
     bodies = [stage.GetPrimAtPath(p) for p in parsed.get('RigidBody', ([], []))[0]]
     keys = _links(stage, bodies, model, snap)
     held: set[str] = set()
@@ -184,3 +217,23 @@ def _sensors(stage: Usd.Stage, keys: _Keys, snap: Snapshot) -> None:
         name = str(attr.Get())
         key = f'{name_of(model)}::{name}' if keys.many else name
         snap.sensors[key] = _transform(_world(prim))
+        snap.sensor_params[key] = _sensor_params(prim)
+
+
+def _sensor_params(prim: Usd.Prim) -> dict[str, float]:
+    """The parameters in the sensor's XML, a camera's from its ``UsdGeom.Camera``."""
+    kind, xml = prim.GetAttribute('sdf_tools:sensorType'), prim.GetAttribute('sdf_tools:sensorXml')
+    try:
+        el = etree.fromstring(str(xml.Get()).encode()) if xml and xml.HasAuthoredValue() else None
+    except etree.XMLSyntaxError:
+        el = None
+    out = parameters(str(kind.Get()) if kind and kind.HasAuthoredValue() else '', el)
+    cam = UsdGeom.Camera(prim.GetChild('camera'))
+    if cam:
+        focal, aperture = cam.GetFocalLengthAttr().Get(), cam.GetHorizontalApertureAttr().Get()
+        if focal and aperture:
+            out['horizontal_fov'] = 2.0 * math.atan(aperture / 2.0 / focal)
+        clip = cam.GetClippingRangeAttr().Get()
+        if clip is not None:
+            out['clip_near'], out['clip_far'] = float(clip[0]), float(clip[1])
+    return out

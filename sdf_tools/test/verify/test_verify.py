@@ -169,3 +169,88 @@ def test_a_world_of_several_models_agrees_model_by_model(suffix: str, tmp_path: 
     one = verify_files(str(picked), str(world), model='one')
     assert one.ok, [str(d) for d in one.differences]
     assert one.measures['body pose'].compared < v.measures['body pose'].compared
+
+
+def _mjcf_driven(tmp_path: Path, edit: Callable[[etree._Element], None]) -> Path:
+    """The sensor arm with position servos (actuators='position'), edited."""
+    out = tmp_path / 'arm.mjcf'
+    result = convert_file(ARM, to=None, output_path=out,
+                          options=ConversionOptions(actuators='position'))
+    assert result.ok, result.report.errors
+    root = etree.parse(str(out)).getroot()
+    edit(root)
+    out.write_bytes(etree.tostring(root))
+    return out
+
+
+def _set(xpath: str, attr: str, value: str) -> Callable[[etree._Element], None]:
+    def edit(root: etree._Element) -> None:
+        found = root.xpath(xpath)
+        assert found, xpath
+        found[0].set(attr, value)
+    return edit
+
+
+def _no_edit(root: etree._Element) -> None:
+    del root
+
+
+@pytest.mark.parametrize('edit, found', [
+    (_no_edit, set()),
+    (_set("//joint[@name='shoulder']", 'actuatorfrcrange', '-31 31'),
+     {('effort limit', 'joint [shoulder]')}),
+    (_set("//actuator/position[@joint='shoulder']", 'forcerange', '-20 20'),
+     {('effort limit', 'actuator [shoulder]')}),
+    (_set("//actuator/position[@joint='shoulder']", 'ctrlrange', '-1.5 1.5'),
+     {('joint limits', 'actuator [shoulder]')}),
+    (_set("//custom/numeric[@name='velocity_limit:shoulder']", 'data', '2.5'),
+     {('velocity limit', 'joint [shoulder]')}),
+    (_set("//custom/numeric[@name='sensor_update_rate:base/imu']", 'data', '100'),
+     {('sensor parameters', 'sensor [base::imu] [update_rate]')}),
+    (_set("//custom/text[starts-with(@name, 'sensor_noise:base/imu:')]", 'data',
+          'type=gaussian mean=0 stddev=0.5'),
+     {('sensor parameters', 'sensor [base::imu] [noise imu/angular_velocity/x stddev]')}),
+    (_set('//rangefinder', 'cutoff', '4'),
+     {('sensor parameters', 'sensor [base::range] [range_max]')}),
+    (_set("//camera[@name='camera_link/depth']", 'fovy', '60'),
+     {('sensor parameters', 'sensor [camera_link::depth] [horizontal_fov]')}),
+])
+def test_verify_compares_limits_actuators_and_sensor_parameters_in_mujoco(
+        edit: Callable[[etree._Element], None], found: set[tuple[str, str]],
+        tmp_path: Path) -> None:
+    v = verify_files(str(_mjcf_driven(tmp_path, edit)), str(ARM), input_format='mjcf')
+    assert _differs(v) == found
+    assert v.measures['effort limit'].compared == 2  # the joint's and the servo's forcerange
+    assert v.measures['velocity limit'].compared == 1
+    assert v.measures['sensor parameters'].compared >= 5
+
+
+def _usd_velocity(stage: object) -> None:
+    prim = stage.GetPrimAtPath('/sensor_arm/joints/shoulder')  # type: ignore[attr-defined]
+    prim.GetAttribute('physxJoint:maxJointVelocity').Set(100.0)  # degrees/s: not 2 rad/s
+
+
+def _usd_focal(stage: object) -> None:
+    from pxr import UsdGeom
+    cam = UsdGeom.Camera(stage.GetPrimAtPath(  # type: ignore[attr-defined]
+        '/sensor_arm/camera_link/depth/camera'))
+    cam.GetFocalLengthAttr().Set(cam.GetFocalLengthAttr().Get() * 1.01)
+
+
+def _usd_noise(stage: object) -> None:
+    attr = stage.GetPrimAtPath('/sensor_arm/base/imu').GetAttribute(  # type: ignore[attr-defined]
+        'sdf_tools:sensorXml')
+    attr.Set(attr.Get().replace('<stddev>0.0002</stddev>', '<stddev>0.02</stddev>'))
+
+
+@pytest.mark.parametrize('edit, found', [
+    (_usd_velocity, {('velocity limit', 'joint [shoulder]')}),
+    (_usd_focal, {('sensor parameters', 'sensor [camera_link::depth] [horizontal_fov]')}),
+    (_usd_noise, {('sensor parameters', 'sensor [base::imu] [noise imu/angular_velocity/x '
+                   'stddev]')}),
+])
+def test_verify_compares_limits_and_sensor_parameters_in_usd(
+        edit: Callable[[object], None], found: set[tuple[str, str]], tmp_path: Path) -> None:
+    v = verify_files(str(_usd(tmp_path, edit)), str(ARM))
+    assert found <= _differs(v), _differs(v)
+    assert not {d for d in _differs(v) if d[0] not in {m for m, _ in found}}
