@@ -16,8 +16,13 @@ gearbox                the joint holding its child follows the joint holding its
 ``<friction>``         ``NewtonJointAPI``'s ``newton:friction`` (Coulomb effort, N or N m)
 =====================  ==================================================================
 
-A mimic of a prismatic joint gets ``NewtonMimicAPI`` only (PhysX's mimic joint is
-angular); SDFormat's mimic ``<reference>`` has no place (reported when not zero).
+PhysX names the instance ``rotX``, ``rotY`` or ``rotZ`` whatever the joint:
+omni.physx's parser (``parseMimicJoints``) probes only those three, and for a
+revolute or a prismatic joint takes the joint's one axis (``eDEFAULT_AXIS``),
+so a prismatic follower gets ``PhysxMimicJointAPI:rot<its axis token>`` too, with
+``referenceJointAxis`` likewise and ``offset`` in metres (the joint's own
+unit, as radians for a revolute one). SDFormat's mimic ``<reference>`` has no
+place (reported when not zero).
 """
 from __future__ import annotations
 
@@ -48,9 +53,7 @@ def couple(follower: Usd.Prim, leader: Usd.Prim, angular: bool, multiplier: floa
     follower.CreateAttribute('newton:mimicCoef0', Sdf.ValueTypeNames.Float).Set(
         math.degrees(offset) if angular else offset)
     follower.CreateAttribute('newton:mimicCoef1', Sdf.ValueTypeNames.Float).Set(multiplier)
-    if not angular:
-        return
-    dof = f'rot{_token(follower)}'
+    dof = f'rot{_token(follower)}'  # PhysX's token for the one axis of any single-axis joint
     follower.AddAppliedSchema(f'PhysxMimicJointAPI:{dof}')
     follower.CreateRelationship(f'physxMimicJoint:{dof}:referenceJoint').SetTargets(
         [leader.GetPath()])
@@ -82,9 +85,8 @@ def _mimic(flat: FlatModel, j: FlatJoint, prims: Mapping[str, Usd.Prim],
         return
     angular = j.joint.type in _ANGULAR
     couple(prims[j.name], prims[leader], angular, a.mimic_multiplier, a.mimic_offset)
-    report.add(ReportKind.REWRITTEN, label, f'mimic of [{a.mimic_joint}] as NewtonMimicAPI'
-               + (' and PhysxMimicJointAPI' if angular else ' (PhysX mimics angular joints '
-                  'only)'), *where(a.loc or j.joint.loc))
+    report.add(ReportKind.REWRITTEN, label, f'mimic of [{a.mimic_joint}] as NewtonMimicAPI '
+               'and PhysxMimicJointAPI', *where(a.loc or j.joint.loc))
 
 
 def _gearbox(flat: FlatModel, g: FlatJoint, prims: Mapping[str, Usd.Prim],

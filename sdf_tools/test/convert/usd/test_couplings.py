@@ -72,8 +72,8 @@ def test_newton_reads_every_mimic_and_the_gearbox_from_newton_mimic_api(stage_pa
     _close(_couplings(_newton(stage_path)), _want())
 
 
-def test_physx_mimic_joint_api_alone_gives_the_same_angular_couplings(stage_path: Path,
-                                                                     tmp_path: Path) -> None:
+def test_physx_mimic_joint_api_alone_gives_the_same_couplings(stage_path: Path,
+                                                             tmp_path: Path) -> None:
     stage = Usd.Stage.Open(str(stage_path))
     for prim in stage.Traverse():
         listop = prim.GetMetadata('apiSchemas')
@@ -82,8 +82,31 @@ def test_physx_mimic_joint_api_alone_gives_the_same_angular_couplings(stage_path
             prim.SetMetadata('apiSchemas', Sdf.TokenListOp.Create(prependedItems=items))
     physx_only = tmp_path / 'physx.usda'
     stage.GetRootLayer().Export(str(physx_only))
-    want = {k: v for k, v in _want().items() if k != 'right'}  # PhysX mimics angular joints
-    _close(_couplings(_newton(physx_only)), want)
+    _close(_couplings(_newton(physx_only)), _want())  # the prismatic [right] too
+
+
+# omni.physx's parseMimicJoints probes only these instances, and wants the same tokens in
+# referenceJointAxis, for revolute and prismatic joints alike (their one axis).
+_PHYSX_TOKENS = {'rotX', 'rotY', 'rotZ'}
+
+
+def test_physx_mimic_instances_use_the_tokens_physx_parses(stage_path: Path) -> None:
+    stage = Usd.Stage.Open(str(stage_path))
+    seen = {}
+    for prim in stage.Traverse():
+        listop = prim.GetMetadata('apiSchemas')
+        applied = [x for x in (listop.ApplyOperations([]) if listop else [])
+                   if x.startswith('PhysxMimicJointAPI:')]
+        for api in applied:
+            dof = api.split(':', 1)[1]
+            assert dof in _PHYSX_TOKENS, api
+            assert dof == f'rot{prim.GetAttribute("physics:axis").Get()}'
+            ref = prim.GetAttribute(f'physxMimicJoint:{dof}:referenceJointAxis').Get()
+            assert ref in _PHYSX_TOKENS
+            seen[prim.GetName()] = (prim.GetTypeName(), prim.GetAttribute(
+                f'physxMimicJoint:{dof}:offset').Get())
+    assert seen['right'][0] == 'PhysicsPrismaticJoint'
+    assert seen['right'][1] == pytest.approx(-0.001, abs=1e-9)  # metres, PhysX's sign
 
 
 def test_joint_friction_and_masses_reach_newton(stage_path: Path) -> None:
