@@ -14,12 +14,11 @@ nothing to spawn is refused before anything starts.
 from __future__ import annotations  # noqa: I001 (ruff takes launch/ here for the launch package)
 
 from launch import LaunchContext, LaunchDescription
-from launch.actions import DeclareLaunchArgument, OpaqueFunction, RegisterEventHandler
-from launch.event_handlers import OnProcessExit
-from launch.events.process import ProcessExited
+from launch.actions import DeclareLaunchArgument, OpaqueFunction
 from launch.substitutions import LaunchConfiguration
-from launch_ros.actions import Node
 
+from sdf_tools.ros.launch_actions import sigterm_stops_cleanly, watched
+from sdf_tools.ros.launch_logic import NodeSpec
 from sdf_tools.ros.spawn_launch_logic import (
     LAUNCH_ARGUMENTS,
     SpawnLaunchError,
@@ -28,22 +27,21 @@ from sdf_tools.ros.spawn_launch_logic import (
 )
 
 
-def _on_exit(event: ProcessExited, context: LaunchContext) -> None:
-    reason = spawner_exit_failure(event.returncode, shutting_down=context.is_shutdown)
-    if reason is not None:
-        raise SpawnLaunchError(reason)
+def _rule(returncode: int | None, shutting_down: bool) -> str | None:
+    return spawner_exit_failure(returncode, shutting_down=shutting_down)
 
 
 def _spawner(context: LaunchContext) -> list[object]:
     values = {name: LaunchConfiguration(name).perform(context) for name, _, _ in LAUNCH_ARGUMENTS}
-    node = Node(package='sdf_tools', executable='spawner', name=values['node_name'],
-                output='screen', parameters=[spawner_parameters(values)])
-    return [node, RegisterEventHandler(OnProcessExit(target_action=node, on_exit=_on_exit))]
+    spec = NodeSpec('sdf_tools', 'spawner', values['node_name'],
+                    parameters=[spawner_parameters(values)])
+    return watched(spec, rule=_rule, error=SpawnLaunchError)
 
 
 def generate_launch_description() -> LaunchDescription:
     return LaunchDescription([
         *(DeclareLaunchArgument(name, default_value=default, description=text)
           for name, default, text in LAUNCH_ARGUMENTS),
+        sigterm_stops_cleanly(),
         OpaqueFunction(function=_spawner),
     ])

@@ -13,10 +13,12 @@ any node is returned, so a launch that cannot work starts nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+import signal
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import FrameType
+from typing import Any, Protocol
 
 from sdf_tools.ros.params import FORMATS, MODEL_HELP, resolve_description_file
 from sdf_tools.ros.params_file import ParamsFileError, node_fqn, node_keys, node_parameters
@@ -106,6 +108,49 @@ def node_exit_failure(node: NodeSpec, returncode: int | None, *,
 
 class NodeDiedError(RuntimeError):
     """Raised in a launch whose node died: ``ros2 launch`` exits 1 with the message."""
+
+
+class SignalManager(Protocol):
+    """What of launch's ``AsyncSafeSignalManager`` a SIGTERM handler needs."""
+
+    def handle(self, signum: signal.Signals | int,
+               handler: Callable[[int], None] | None) -> Callable[[int], None] | None: ...
+
+
+def _wake_only(signum: int, frame: FrameType | None) -> None:
+    """A Python-level handler: Python then writes the signal to launch's wakeup fd, nothing more."""
+
+
+def stop_on_sigterm(manager: SignalManager, stop: Callable[[str], None]) -> None:
+    """Make a SIGTERM stop the launch as Ctrl-C does: its nodes stopped, then exit status 0.
+
+    ``docker stop``, systemd and supervising scripts stop a launch with
+    SIGTERM. ``ros2 launch`` (launch 3.4 on Jazzy, 3.7 on Kilted) installs no
+    Python handler for it, so the default action kills the launch process
+    at once (status 143) and its nodes live on, orphaned; with a Python
+    handler, launch's own cancels its run task ("run task was canceled",
+    status 1, nodes orphaned too). Here the SIGTERM goes to ``stop`` instead
+    (which emits launch's Shutdown event: each node gets SIGINT, then SIGTERM
+    and SIGKILL if it lingers, and their exits during the shutdown fail
+    nothing, see :func:`node_exit_failure`). A second SIGTERM while stopping
+    changes nothing; a node that dies by itself still fails the launch.
+
+    Args:
+        manager: the signal manager ``ros2 launch`` runs (its ``handle`` replaces
+            the callback of a signal number).
+        stop: called once, with the reason, to shut the launch down.
+    """
+    stopping = False
+
+    def on_sigterm(signum: int) -> None:
+        nonlocal stopping
+        if not stopping:
+            stopping = True
+            stop(f'received {signal.Signals(signum).name}')
+
+    manager.handle(signal.SIGTERM, on_sigterm)
+    if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
+        signal.signal(signal.SIGTERM, _wake_only)
 
 
 class LaunchArgumentError(ValueError):

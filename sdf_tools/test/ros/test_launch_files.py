@@ -58,6 +58,39 @@ def test_every_launched_node_has_a_handler_that_fails_the_launch_when_it_dies() 
     arm = str(DATA / 'urdf' / 'arm.urdf')
     assert _exit_handlers(load('description.launch.py'), {'description_file': arm}) == 1
     assert _exit_handlers(load('convert.launch.py'), {}) == 1
+    assert _exit_handlers(load('spawn.launch.py'), {'file': arm}) == 1
+
+
+_ROS2 = 'import sys; from ros2cli.cli import main; sys.exit(main(argv=sys.argv[1:]))'
+
+
+@pytest.mark.parametrize('name', ['description.launch.py', 'convert.launch.py'])
+def test_a_sigterm_to_ros2_launch_stops_its_nodes_and_exits_0(name: str) -> None:
+    """Issue 21: ros2 launch died of a SIGTERM (status 143) and left its node running."""
+    import os
+    import re
+    import signal
+    import subprocess
+    import sys
+    pytest.importorskip('ros2launch')
+    args = [f'description_file:={DATA / "urdf" / "arm.urdf"}'] if name.startswith('desc') else []
+    proc = subprocess.Popen([sys.executable, '-c', _ROS2, 'launch', 'sdf_tools', name, *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: list[str] = []
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            if re.search(r'publishing|serving', line):
+                break
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    log = ''.join(lines) + out
+    pid = int(re.findall(r'process started with pid \[(\d+)\]', log)[0])
+    assert proc.returncode == 0, log
+    assert 'finished cleanly' in log and not os.path.exists(f'/proc/{pid}'), log
 
 
 def test_description_launch_starts_the_publisher_and_rviz(monkeypatch: pytest.MonkeyPatch,

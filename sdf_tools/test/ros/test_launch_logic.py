@@ -182,3 +182,70 @@ def test_the_missing_rviz2_message_names_a_real_package() -> None:
     from sdf_tools.ros.launch_logic import rviz_package
     assert rviz_package({'ROS_DISTRO': 'jazzy'}) == 'apt install ros-jazzy-rviz2'
     assert '$' not in rviz_package({}) and 'ros-kilted-rviz2' in rviz_package({})
+
+
+class _Manager:
+    """launch's signal manager as stop_on_sigterm sees it: a callback per signal number."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[int, object] = {}
+
+    def handle(self, signum: int, handler: object) -> None:
+        self.handlers[int(signum)] = handler
+
+
+def test_a_sigterm_stops_the_launch_once_as_ctrl_c_does() -> None:
+    """Issue 21: a SIGTERM from outside made ros2 launch exit non-zero with its nodes orphaned."""
+    import signal
+
+    from sdf_tools.ros.launch_logic import stop_on_sigterm
+    before = signal.getsignal(signal.SIGTERM)
+    reasons: list[str] = []
+    manager = _Manager()
+    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        stop_on_sigterm(manager, reasons.append)
+        # a Python-level handler, so that Python hands the signal to launch's wakeup fd
+        assert callable(signal.getsignal(signal.SIGTERM))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    on_sigterm = manager.handlers[signal.SIGTERM]
+    assert callable(on_sigterm)
+    on_sigterm(signal.SIGTERM)
+    on_sigterm(signal.SIGTERM)  # launch escalating, or an impatient user: one stop is enough
+    assert reasons == ['received SIGTERM']
+
+
+# launch's mechanism, without launch: Python writes each signal it handles to the wakeup fd,
+# the run loop reads it and calls the manager's callback for that number.
+_WAKEUP_LOOP = '''
+import os, signal, socket, sys
+from sdf_tools.ros.launch_logic import stop_on_sigterm
+class Manager:
+    handlers = {}
+    def handle(self, signum, handler):
+        self.handlers[int(signum)] = handler
+manager = Manager()
+rsock, wsock = socket.socketpair()
+wsock.setblocking(False)
+signal.set_wakeup_fd(wsock.fileno())
+stop_on_sigterm(manager, lambda reason: (print(reason, flush=True), sys.exit(0)))
+print('ready', flush=True)
+while True:
+    for signum in rsock.recv(16):
+        manager.handlers.get(signum, lambda s: None)(signum)
+'''
+
+
+def test_a_sigterm_reaches_the_launch_loop_instead_of_killing_the_process() -> None:
+    import signal
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, '-c', _WAKEUP_LOOP], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline() == 'ready\n'
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out) == (0, 'received SIGTERM\n')
