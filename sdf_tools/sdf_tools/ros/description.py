@@ -198,6 +198,10 @@ def _merge(urdf_tree: TfTree, sdf_tree: TfTree) -> TfTree:
         if name in merged.moving and alias not in merged.moving:
             merged.aliases.setdefault(alias, name)
     merged.ignored_joints = urdf_tree.ignored_joints | sdf_tree.ignored_joints
+    for name, mj in sdf_tree.moving.items():  # URDF has no <initial_position>: the SDFormat's
+        target = name if name in merged.moving else merged.aliases.get(name)
+        if target is not None and any(mj.initial):
+            merged.moving[target] = replace(merged.moving[target], initial=mj.initial)
     kept = {(d.message, d.line) for d in merged.notes}
     merged.notes += [d for d in sdf_tree.notes
                      if (d.message, d.line) not in kept and 'joint' not in d.message]

@@ -46,7 +46,7 @@ from sdf_tools.ros.once_log import OnceLog
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
 from sdf_tools.ros.spin import run_node
 from sdf_tools.ros.tf_fast_path import FastTfPath, rmw_speaks_cdr
-from sdf_tools.ros.tf_tree import TfTree
+from sdf_tools.ros.tf_tree import TfTree, file_initial_positions
 from sdf_tools.transform import Transform
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
@@ -231,11 +231,13 @@ class DescriptionPublisher(Node):
         values, problems = parse_joint_positions(self.params.initial_positions)
         problems += [p for p in [unknown_joints(tree, self.params.initial_positions)] if p]
         for p in problems:
-            self.get_logger().error(f'initial_positions: {p}; those joints stay at 0')
+            self.get_logger().error(f'initial_positions: {p}; those joints start at their '
+                                    '<initial_position> (else 0)')
         if problems:
             values = {}
-        self._initial = values
-        if values:
+        # Joints the parameter does not name start at the file's <initial_position>.
+        self._initial = {**file_initial_positions(tree, values), **values}
+        if self._initial:
             self._publish_initial()
             hz = self.params.publish_frequency or ACTOR_FALLBACK_HZ
             self._initial_timer = self.create_timer(1.0 / hz, self._publish_initial)

@@ -69,6 +69,7 @@ class MovingJoint:
         axes: unit axes in the joint frame (one, or two/three for multi-axis types).
         mimic: set when the joint follows another one.
         source: what to name in messages, e.g. "joint [arm::elbow] (arm.sdf:12)".
+        initial: the file's ``//axis/initial_position`` of each axis (empty: all 0).
     """
 
     name: str
@@ -80,6 +81,7 @@ class MovingJoint:
     axes: tuple[Vec3, ...]
     mimic: Mimic | None = None
     source: str = ''
+    initial: tuple[float, ...] = ()
 
     def motion(self, *q: float) -> Transform:
         """Return ``M(q)``, the motion of the child in the joint frame (one q per axis)."""

@@ -27,7 +27,7 @@ parent, or a joint that closes a kinematic loop, is reported and left out.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
@@ -239,8 +239,10 @@ class _Builder:
         file, line = _where(joint.loc)
         source = who + (f' ({file}:{line})' if file and line else '')
         if self.claim(cf, pf, who, joint.loc):
+            initial = () if joint.type == 'ball' else tuple(
+                x.initial_position if x is not None else 0.0 for x in (j.axis, j.axis2)[:len(axes)])
             self.tree.moving[name] = MovingJoint(name, joint.type, pf, cf, x_pj, x_jc, axes, mimic,
-                                                 source)
+                                                 source, initial)
             self.joint_names[full] = name
             for alias in self.joint_aliases(full) - {name}:
                 self.tree.aliases[alias] = name
@@ -428,3 +430,24 @@ def build_tf_tree(source: LoadResult | Resolved, options: TreeOptions | None = N
         return b.tree
     return TfTree(notes=[Diagnostic(ErrorCode.ELEMENT_MISSING,
                                     'the file holds no model, world or actor to publish')])
+
+
+def file_initial_positions(tree: TfTree, given: Mapping[str, float] = {}) -> dict[str, float]:
+    """Return where the file starts each moving joint that ``given`` does not name.
+
+    The values are the joints' ``//axis/initial_position`` where not 0, keyed as
+    joint_states names them (a second axis as ``NAME__axis2``); a joint that
+    mimics another one follows its leader instead. ``given`` may name a joint by
+    any of its aliases.
+    """
+    named = set()
+    for key in given:
+        base, sep, axis = key.partition('__axis')
+        named.add(tree.aliases.get(base, base) + sep + axis)
+    out: dict[str, float] = {}
+    for name, mj in tree.moving.items():
+        for i, q in enumerate(mj.initial if mj.mimic is None else ()):
+            key = name if i == 0 else f'{name}__axis{i + 1}'
+            if q != 0.0 and key not in named:
+                out[key] = q
+    return out

@@ -73,3 +73,32 @@ def test_bad_initial_positions_at_start_log_an_error_and_the_node_runs(listener:
     params = {'description_file': str(ARM), 'initial_positions': 'no_such_joint=1'}
     with running_publisher(tmp_path / 'node.log', params) as proc:
         assert 'initial_positions' in proc.text() and '[no_such_joint]' in proc.text(), proc.text()
+
+
+SENSOR_ARM = Path(__file__).resolve().parents[1] / 'data' / 'sim' / 'sensor_arm.sdf'
+
+
+def test_a_joint_no_one_names_starts_at_the_files_initial_position(listener: Listener,
+                                                                   tmp_path: Path) -> None:
+    from sdf_tools.ros.description import load_description
+    from sdf_tools.ros.params import PublisherParams
+    tree = load_description(PublisherParams(description_file=str(SENSOR_ARM))).tree
+    assert tree is not None  # the node's own tree: TF follows the URDF made from the SDFormat
+    assert tree.moving['shoulder'].initial == (0.4,)  # //axis/initial_position in the file
+    (_, child, x_file), = JointStateMapper(tree).transforms(['shoulder'], [0.4]).edges
+    (_, _, x_zero), = JointStateMapper(tree).transforms(['shoulder'], [0.0]).edges
+    assert not close(x_file, x_zero)
+    with running_publisher(tmp_path / 'node.log', {'description_file': str(SENSOR_ARM)}):
+        assert listener.wait(lambda: child in listener.tf_transforms()), 'no /tf of the shoulder'
+        assert close(listener.tf_transforms()[child][1], x_file)
+    # the parameter still wins over the file
+    (_, _, x_given), = JointStateMapper(tree).transforms(['shoulder'], [-0.5]).edges
+    listener.tf.clear()
+    params = {'description_file': str(SENSOR_ARM), 'initial_positions': 'shoulder=-0.5'}
+    with running_publisher(tmp_path / 'node2.log', params):
+        listener.tf.clear()  # what the first node sent last may still have been queued
+        assert listener.wait(lambda: child in listener.tf_transforms() and close(
+            listener.tf_transforms()[child][1], x_given)), 'initial_positions did not win'
+        listener.tf.clear()
+        assert listener.wait(lambda: child in listener.tf_transforms())
+        assert close(listener.tf_transforms()[child][1], x_given)  # and stays

@@ -138,3 +138,23 @@ def test_a_lone_actor_file() -> None:
     tree = tree_of('<?xml version="1.0"?><sdf version="1.9"><actor name="bob"><pose>1 2 0 0 0 0</pose>'
                    '</actor></sdf>')
     assert [(f.parent, f.child) for f in tree.fixed] == [('world', 'bob')]
+
+
+def test_file_initial_positions_fill_in_what_the_parameter_does_not_name() -> None:
+    from sdf_tools.ros.tf_tree import file_initial_positions
+    tree = tree_of(sdf('''<model name="m">
+  <link name="a"/><link name="b"/><link name="c"/><link name="d"/>
+  <joint name="hinge" type="revolute"><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz><initial_position>0.4</initial_position></axis></joint>
+  <joint name="pair" type="universal"><parent>b</parent><child>c</child>
+    <axis><xyz>1 0 0</xyz><initial_position>0.1</initial_position></axis>
+    <axis2><xyz>0 1 0</xyz><initial_position>-0.2</initial_position></axis2></joint>
+  <joint name="follow" type="revolute"><parent>c</parent><child>d</child>
+    <axis><xyz>0 0 1</xyz><initial_position>0.9</initial_position>
+      <mimic joint="hinge"><multiplier>2</multiplier></mimic></axis></joint>
+</model>'''))
+    assert tree.moving['hinge'].initial == (0.4,)
+    assert tree.moving['pair'].initial == (0.1, -0.2)
+    # the mimic follows its leader: its own initial_position is not a second source
+    assert file_initial_positions(tree) == {'hinge': 0.4, 'pair': 0.1, 'pair__axis2': -0.2}
+    assert file_initial_positions(tree, {'hinge': 0.0, 'pair__axis2': 1.0}) == {'pair': 0.1}
