@@ -44,9 +44,11 @@ POLICIES = ('lump', 'default-mass', 'drop', 'error')
 
 
 #: What each target reads as "no mass" (a mass at or below it): libsdformat's test when it
-#: converts a URDF (|m| <= 1e-6: the link is dropped), MuJoCo's ``mjMINVAL`` (a moving body
-#: below it is refused), UsdPhysics (0: "compute the mass from the collision shapes"). A small
-#: positive mass the target accepts is a mass, and is written as it is.
+#: converts a URDF (the link is dropped; |m| <= 1e-6 in 12, m <= 0 from 14 on, so sdf and
+#: urdf ask :func:`~sdf_tools.model.massless.is_massless` for the Gazebo target; the
+#: value here is 12's), MuJoCo's ``mjMINVAL`` (a moving body below it is refused),
+#: UsdPhysics (0: "compute the mass from the collision shapes"). A small positive mass the
+#: target accepts is a mass, and is written as it is.
 NO_MASS = {'sdf': MASSLESS_EPS, 'urdf': MASSLESS_EPS, 'mjcf': 1e-15, 'usd': 0.0}
 _REFUSAL = {
     'sdf': 'libsdformat drops such a link with its parent joint and subtree',

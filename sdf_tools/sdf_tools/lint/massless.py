@@ -16,12 +16,14 @@ about the same mass (which cannot know what lumping does) is restated by it.
 """
 from __future__ import annotations
 
+from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.lint.finding import Finding
 from sdf_tools.model import Document, Model
-from sdf_tools.model.massless import MASSLESS_EPS, is_massless
+from sdf_tools.model.massless import is_massless, is_zero_mass
 from sdf_tools.resolved import Resolved, ResolvedLink
 from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root, lumped_joints
+from sdf_tools.urdf.releases import rules
 
 
 def _sdf(link: ResolvedLink) -> Finding | None:
@@ -68,6 +70,7 @@ def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
     for j in model.joints:
         children.setdefault(j.parent, []).append(j.child)
     masses = {lk.name: (lk.inertial.mass if lk.inertial else 0.0) for lk in model.links}
+    kept_when_lumped = rules().lumped_massless_kept
     out: list[Finding] = []
     for root, members in _groups(model).items():
         total = sum(masses.get(m, 0.0) for m in members)
@@ -76,14 +79,23 @@ def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
             if link is None or name == 'world' or not is_massless(link.element.inertial):
                 continue
             loc = link.element.loc
-            if abs(total) > MASSLESS_EPS and name != root:
+            lost = [n for n in _subtree(name, children) if n not in members]
+            if not is_zero_mass(total) and name != root:
                 joint = parent_joint[name].name
+                if lost and not kept_when_lumped:
+                    # libsdformat 12 still leaves it out, and its subtree (#1238 fixed it in 14)
+                    out.append(Finding.at(
+                        ErrorCode.MASSLESS_LINK, Severity.WARNING, 'link', link.name,
+                        f'no mass: libsdformat 12 lumps it into [{root}] through fixed joint '
+                        f'[{joint}] and yet drops what hangs below it: {len(lost)} link(s) '
+                        f'[{", ".join(lost[:8])}{", ..." if len(lost) > 8 else ""}] '
+                        '(libsdformat 14+ keeps them)', loc))
+                    continue
                 out.append(Finding.at(
                     ErrorCode.MASSLESS_LINK, Severity.NOTE, 'link', link.name,
                     f'no mass: libsdformat lumps it into [{root}] through fixed joint [{joint}]; '
                     'it stays as a frame, nothing is lost', loc))
                 continue
-            lost = [n for n in _subtree(name, children) if n not in members]
             tail = (f' and its subtree: {len(lost)} more link(s) '
                     f'[{", ".join(lost[:8])}{", ..." if len(lost) > 8 else ""}]' if lost else '')
             why = 'no mass' if len(members) == 1 else 'no mass even with the links lumped into it'
@@ -96,6 +108,11 @@ def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
 
 def massless_findings(resolved: Resolved) -> list[Finding]:
     """One finding per massless link, saying what Gazebo does with it."""
+    with gazebo.using(resolved.gazebo):  # "no mass" is the reading target's (model/massless.py)
+        return _findings(resolved)
+
+
+def _findings(resolved: Resolved) -> list[Finding]:
     doc: Document | None = resolved.document
     if doc is None:
         return []

@@ -14,16 +14,17 @@ wording of the fact.
 """
 from __future__ import annotations
 
-from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.lint.finding import Finding
 from sdf_tools.resolved import Resolved
 from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root
 
-_LINK_MASS = ('has no <inertial>', 'has mass ')
+_LINK_MASS = ('has no <inertial>', 'has mass ', 'has a mass value ')
 
 
 def _about_link(d: Diagnostic, name: str) -> bool:
-    return d.code in (ErrorCode.DEFAULT_ASSUMED, ErrorCode.MASSLESS_LINK) and any(
+    codes = (ErrorCode.DEFAULT_ASSUMED, ErrorCode.MASSLESS_LINK, ErrorCode.LINK_INERTIA_INVALID)
+    return d.code in codes and d.severity is Severity.WARNING and any(
         d.message.startswith(f'link [{name}] {fact}') for fact in _LINK_MASS)
 
 

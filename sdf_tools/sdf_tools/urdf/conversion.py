@@ -21,6 +21,7 @@ from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.urdf.releases import rules
 
 #: The ``<gazebo reference="joint">`` switches that keep a fixed joint from being lumped.
 LUMPING_SWITCHES = ('preserveFixedJoint', 'disableFixedJointLumping')
@@ -149,6 +150,7 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
                     elements: dict[str, etree._Element]) -> None:
     """Report what libsdformat rejects in the converted URDF, at the right element."""
     lumped = lumped_joints(model)
+    drops_by_sign = rules().warns_dropped_links
     links = {lk.name: lk for lk in model.links}
     children: dict[str, list[tuple[Joint, Link]]] = {}
     lumped_links: set[str] = set()
@@ -169,8 +171,8 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
                          'parent and checks only the sum', elements.get(link.name))
             continue
         summed = _lumped_inertial(link, children, lumped)
-        if summed is None:
-            continue
+        if summed is None or (drops_by_sign and is_massless(summed)):
+            continue  # 14+ leaves a link of mass <= 0 out (warn_dropped_links): nothing to judge
         if not inertia_is_valid(summed.mass, summed.inertia):
             absorbs = any(j.name in lumped for j, _ in children.get(link.name, []))
             ctx.error(ErrorCode.LINK_INERTIA_INVALID,
@@ -196,6 +198,61 @@ def is_name_clash(d: Diagnostic) -> bool:
     not a reason to refuse the file.
     """
     return d.code is ErrorCode.DUPLICATE_NAME and NAME_CLASH in d.message
+
+
+def warn_dropped_links(ctx: ReadContext, model: Model, roots: list[str],
+                       elements: dict[str, etree._Element]) -> None:
+    """Warn, as libsdformat 14+ does, about each URDF link it leaves out for its mass.
+
+    gazebosim/sdformat#1238 (12.7.2, 13.5, 14.0) made ``CreateSDF``'s silent drop a
+    ``LINK_INERTIA_INVALID`` warning: a link (other than ``world``) with no ``<inertial>``
+    or a mass <= 0, after the links lumped into it, is not modeled, nor its parent joint
+    and subtree -- unless its own fixed parent joint is lumped (it is then part of its
+    parent). libsdformat 12.3 says nothing (the reader's ``MASSLESS_LINK`` does).
+    """
+    if not rules().warns_dropped_links:
+        return
+    links = {lk.name: lk for lk in model.links}
+    lumped = lumped_joints(model)
+    children: dict[str, list[tuple[Joint, Link]]] = {}
+    parent_joint: dict[str, Joint] = {}
+    for j in model.joints:
+        if j.child in links:
+            children.setdefault(j.parent, []).append((j, links[j.child]))
+            parent_joint[j.child] = j
+    stack = [r for r in roots if r in links or r == 'world']
+    while stack:
+        name = stack.pop()
+        joint = parent_joint.get(name)
+        kept = joint is not None and joint.name in lumped
+        if name != 'world' and not kept:
+            summed = _lumped_inertial(links[name], children, lumped)
+            if is_massless(summed):
+                ctx.warn(ErrorCode.LINK_INERTIA_INVALID, _dropped_message(
+                    links[name], summed, joint, children.get(name, [])), elements.get(name))
+                continue
+        stack.extend(c.name for _, c in children.get(name, []))
+
+
+def _dropped_message(link: Link, summed: Inertial | None, joint: Joint | None,
+                     kids: list[tuple[Joint, Link]]) -> str:
+    """libsdformat 14's words for a link it leaves out (``urdf2sdf: link[...] has ...``)."""
+    had = ('has no <inertial> block defined' if link.inertial is None and summed is None else
+           f'has a mass value of {summed.mass if summed else 0.0:g}, less than or equal to zero')
+    lost = []
+    if joint is not None:
+        lost.append(f'parent joint [{joint.name}]')
+    if kids:
+        lost.append(f'{len(kids)} child link(s) [{", ".join(c.name for _, c in kids)}] and '
+                    'everything below')
+    fixed = [j.name for j in ([joint] if joint is not None else []) + [j for j, _ in kids]
+             if j.type == 'fixed']
+    hint = (f'; allowing joint lumping (no preserveFixedJoint/disableFixedJointLumping on '
+            f'[{", ".join(fixed)}]) could resolve it' if fixed else '')
+    return (f'link [{link.name}] {had}: libsdformat 14+ leaves it out of the SDF model'
+            + (f' with its {" and ".join(lost)}' if lost else '')
+            + f' ("urdf2sdf: link[{link.name}] is not modeled in sdf"). Fix: give it an '
+            f'<inertial> with a positive mass{hint}')
 
 
 MASSLESS_ROOT = 'root link ['  # how the massless-root error starts (see is_massless_root)

@@ -15,6 +15,7 @@ from sdf_tools.model.massless import is_zero_mass
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
 from sdf_tools.urdf.geometry import read_geometry
+from sdf_tools.urdf.releases import rules
 from sdf_tools.xmlsafe import to_xml
 
 LUMP_PREFIX = '_fixed_joint_lump__'
@@ -85,7 +86,8 @@ def _inertial(ctx: ReadContext, el: etree._Element, link: str) -> Inertial | Non
         return None
     m = tuple(v for v in values if v is not None)
     inertia = (m[0], m[1], m[2], m[3], m[4], m[5])
-    if is_zero_mass(mass):
+    if is_zero_mass(mass) and not rules().warns_dropped_links:
+        # libsdformat 14+ warns itself where it drops the link (conversion.warn_dropped_links)
         ctx.warn(ErrorCode.MASSLESS_LINK,
                  f'link [{link}] has mass {_mass(mass)}: libsdformat drops such a link, its parent joint '
                  'and its whole subtree when it converts the URDF (unless fixed-joint '
@@ -197,7 +199,8 @@ def read_link(ctx: ReadContext, el: etree._Element, materials: Materials) -> Lin
     ie = first_child(el, 'inertial')
     if ie is not None:
         link.inertial = _inertial(ctx, ie, name)
-    elif name != 'world':
+    elif name != 'world' and not rules().warns_dropped_links:
+        # libsdformat 14+ warns itself where it drops the link (conversion.warn_dropped_links)
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
                  f'link [{name}] has no <inertial>: read as SDFormat it gets 1 kg and unit '
                  'inertia, but libsdformat drops such a link, its parent joint and its whole '

@@ -27,11 +27,17 @@ from sdf_tools.sdf.names import is_reserved_name
 from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.attrs import first_child, read_origin
-from sdf_tools.urdf.conversion import check_converted, check_massless_root, locked_joints
+from sdf_tools.urdf.conversion import (
+    check_converted,
+    check_massless_root,
+    locked_joints,
+    warn_dropped_links,
+)
 from sdf_tools.urdf.gazebo_blobs import check_gazebo_blobs
 from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
+from sdf_tools.urdf.releases import rules
 from sdf_tools.urdf.tree import Tree, build_tree
 from sdf_tools.xmlsafe import parse_file, to_xml
 
@@ -170,6 +176,7 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
                  f'fixed joint [{name}] is named with disableFixedJointLumping: libsdformat '
                  'makes it a revolute joint about its z axis locked by limits [0, 0] '
                  '(preserveFixedJoint keeps it fixed)', elements.get(name))
+    warn_dropped_links(ctx, model, tree.roots[:1], link_elements)
     if tree.roots and tree.roots[0] != 'world':
         check_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
 
@@ -179,7 +186,10 @@ def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
 
     libsdformat copies such blocks into the converted model, so they set the
     model's pose and static flag (a ``<robot><origin>`` still wins the pose).
+    libsdformat 12 sets the flag from every such block (false without ``<static>``:
+    the last block decides); 13.3+ only from a block holding one (#1193).
     """
+    only_given = rules().static_only_when_given
     for g in root.iterchildren('gazebo'):
         if g.get('reference'):
             continue
@@ -187,6 +197,8 @@ def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
         if pose_el is not None and first_child(root, 'origin') is None:
             model.pose = parse_pose_element(ctx, pose_el)
         static_el = g.find('static')
+        if static_el is None and not only_given:
+            model.static = False
         if static_el is not None:
             value = parse_bool_text(static_el.text or '')
             if value is None:

@@ -18,8 +18,8 @@ SMALL = Path(__file__).resolve().parents[1] / 'data' / 'convert' / 'small_masses
 WRITTEN = {'root': 1e-6, 'sensor': 1e-7, 'tool': 1e-5}  # as the URDF writes them
 
 
-def _convert(to: str) -> ConversionResult:
-    result = convert_loaded(load_file(SMALL), to=to, options=ConversionOptions())
+def _convert(to: str, gazebo: str | None = None) -> ConversionResult:
+    result = convert_loaded(load_file(SMALL, gazebo=gazebo), to=to, options=ConversionOptions())
     assert result.ok, [str(d) for d in result.report.errors]
     return result
 
@@ -56,13 +56,24 @@ def test_usd_keeps_every_positive_mass(tmp_path: Path) -> None:
 
 
 def test_sdformat_replaces_what_libsdformat_drops_with_the_same_wording() -> None:
-    result = _convert('sdf')
+    result = _convert('sdf', 'fortress')  # libsdformat 12: |m| <= 1e-6 is no mass
     replaced = _replaced(result)
     assert set(replaced) == {'sensor', 'dust'}  # 1e-7 and 1e-20 kg; root and tool are lumped
     assert 'has mass 1e-07 kg (behind a revolute joint), which is no mass: libsdformat' in \
         replaced['sensor']
-    back = load_string(result.text or '', 'back.sdf')
+    back = load_string(result.text or '', 'back.sdf', gazebo='fortress')
     assert back.valid
+
+
+@pytest.mark.parametrize('gazebo', ['harmonic', 'ionic', 'jetty'])
+def test_sdformat_keeps_every_positive_mass_for_libsdformat_14(gazebo: str) -> None:
+    # gazebosim/sdformat#1238: from 14 on only a mass <= 0 is no mass
+    result = _convert('sdf', gazebo)
+    assert _replaced(result) == {}
+    back = load_string(result.text or '', 'back.sdf', gazebo=gazebo)
+    assert back.valid and back.document is not None and back.document.model is not None
+    masses = {lk.name: lk.inertial.mass for lk in back.document.model.links if lk.inertial}
+    assert masses['sensor'] == 1e-7 and masses['dust'] == 1e-20
 
 
 def test_urdf_output_writes_the_masses_as_they_are() -> None:

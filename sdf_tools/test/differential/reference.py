@@ -35,13 +35,18 @@ def _normalise_ref(ref: dict[str, Any]) -> dict[str, Any]:
     return ref
 
 
-def ours_report(path: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Return our ``inspect --json`` object, as strict JSON would carry it."""
+def ours_report(path: Path, env: dict[str, str] | None = None,
+                gazebo: str = 'fortress') -> dict[str, Any]:
+    """Return our ``inspect --json`` object, as strict JSON would carry it.
+
+    ``gazebo`` is the target read for: Fortress, whose libsdformat 12 the probe is,
+    unless a sweep compares another target with another build of the probe.
+    """
     old = dict(os.environ)
     try:
         if env:
             os.environ.update(env)
-        data = inspect_json(load_file(path), str(path))
+        data = inspect_json(load_file(path, gazebo=gazebo), str(path))
     finally:
         os.environ.clear()
         os.environ.update(old)

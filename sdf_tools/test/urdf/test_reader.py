@@ -10,6 +10,7 @@ import pytest
 from lxml import etree
 from scipy.spatial.transform import Rotation
 
+from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.frames import build_model_graphs, resolve_pose
 from sdf_tools.model import Model
@@ -246,14 +247,21 @@ def test_inertial_keeps_mass_inertia_and_its_pose() -> None:
     assert inertial.pose.value == expected
 
 
-def test_link_without_inertial_keeps_none_and_warns(tmp_path: Path) -> None:
+@pytest.mark.parametrize('target, code, said', [
+    ('fortress', ErrorCode.DEFAULT_ASSUMED, 'libsdformat drops'),
+    # libsdformat 14+ warns itself where it leaves the link out (gazebosim/sdformat#1238)
+    ('harmonic', ErrorCode.LINK_INERTIA_INVALID, 'libsdformat 14+ leaves it out'),
+])
+def test_link_without_inertial_keeps_none_and_warns(tmp_path: Path, target: str, code: ErrorCode,
+                                                     said: str) -> None:
     path = tmp_path / 'r.urdf'
     path.write_text('<robot name="r">\n  <link name="bare"/>\n</robot>\n')
-    model, diags = _read(path)
+    with gazebo.using(target):
+        model, diags = _read(path)
     assert model.links[0].inertial is None
-    warn = [d for d in diags if d.code is ErrorCode.DEFAULT_ASSUMED]
-    assert len(warn) == 1 and warn[0].line == 2 and 'libsdformat drops' in warn[0].message
-    assert warn[0].severity is Severity.WARNING
+    warn = [d for d in diags if d.severity is Severity.WARNING]
+    assert [(d.code, d.line) for d in warn] == [(code, 2)] and said in warn[0].message
+    assert [d.code for d in diags if d.severity is Severity.ERROR] == [ErrorCode.MODEL_WITHOUT_LINK]
 
 
 def test_transmission_gazebo_ros2_control_and_materials_are_kept_verbatim() -> None:

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.flatten import flatten
@@ -226,7 +227,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     if refuse(result, options, report) or result.document is None:
         return _fail(report)
     doc = copy.deepcopy(result.document)
-    _prepare(doc, options, report)
+    with gazebo.using(result.gazebo):  # whose libsdformat a URDF's lumping follows
+        _prepare(doc, options, report)
     picked = _picked(doc, options)
     if isinstance(picked, Diagnostic):
         return _fail(report, picked)

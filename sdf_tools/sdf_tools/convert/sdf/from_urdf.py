@@ -47,8 +47,9 @@ from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
 from sdf_tools.model.massless import is_massless
-from sdf_tools.urdf.conversion import locked_joints, preserved_joints
+from sdf_tools.urdf.conversion import locked_joints, lumped_joints, preserved_joints
 from sdf_tools.urdf.link import sdf_shape_name
+from sdf_tools.urdf.releases import rules
 
 
 @dataclass
@@ -125,8 +126,16 @@ def _lump(state: UrdfState) -> None:
 
 
 def _libsdformat_drops(state: UrdfState) -> set[str]:
-    """Return the links libsdformat leaves out: massless ones (after lumping) and everything below."""
+    """Return the links libsdformat leaves out: massless ones (after lumping) and everything below.
+
+    libsdformat 12 leaves out a massless link even when it is lumped (and so its
+    subtree); 14+ keeps a massless link whose fixed parent joint is lumped
+    (gazebosim/sdformat#1238, :mod:`sdf_tools.urdf.releases`).
+    """
     out: set[str] = set()
+    # libsdformat's own lumping decides (not ours: keep_fixed_joints, massless_links)
+    lumped = lumped_joints(state.model) if rules().lumped_massless_kept else set()
+    kept = {j.child for j in state.model.joints if j.name in lumped}
 
     def drop_all(link: str) -> None:
         out.add(link)
@@ -134,7 +143,7 @@ def _libsdformat_drops(state: UrdfState) -> set[str]:
             drop_all(j.child)
 
     def visit(link: str) -> None:
-        if link != 'world' and is_massless(state.bodies[link].link.inertial):
+        if link != 'world' and link not in kept and is_massless(state.bodies[link].link.inertial):
             drop_all(link)
             return
         for j in state.tree.child_joints(link):

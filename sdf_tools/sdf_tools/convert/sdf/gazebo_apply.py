@@ -27,6 +27,7 @@ from sdf_tools.model import Collision, Extra, Joint, JointAxis, Light, Link, Sen
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.values import parse_pose_element
+from sdf_tools.urdf.releases import rules
 from sdf_tools.xmlsafe import to_xml
 
 LUMP = '_fixed_joint_lump__'
@@ -135,8 +136,13 @@ def applies_to_shape(name: str, owner: str, block: GazeboBlock, suffix: str) -> 
 
 
 def reduce_pose(el: etree._Element, block: GazeboBlock) -> None:
-    """Re-pose a sensor or projector of a lumped link in the link it was merged into."""
-    if is_identity(block.reduction) or el.tag not in ('sensor', 'projector'):
+    """Re-pose a sensor or projector of a lumped link in the link it was merged into.
+
+    A ``<light>`` too from libsdformat 12.6 on (gazebosim/sdformat#1114); 12.3 leaves
+    it at its pose, now read in the link it was merged into.
+    """
+    tags = ('sensor', 'projector', 'light') if rules().repose_lights else ('sensor', 'projector')
+    if is_identity(block.reduction) or el.tag not in tags:
         return
     pose = el.find('pose')
     if pose is not None and pose.get('relative_to'):

@@ -30,6 +30,7 @@ from sdf_tools.sdf.joint import JOINT_CHILDREN
 from sdf_tools.sdf.link import LINK_CHILDREN
 from sdf_tools.sdf.model import MODEL_CHILDREN
 from sdf_tools.sdf.values import parse_bool_text, parse_pose_element
+from sdf_tools.urdf.releases import rules
 from sdf_tools.xmlsafe import to_xml
 
 _VISUAL_CHILDREN = {'cast_shadows', 'laser_retro', 'transparency', 'visibility_flags', 'meta',
@@ -130,21 +131,24 @@ def apply_to_model(model: Model, blocks: list[GazeboBlock], landing: Landing,
                    origin_given: bool) -> None:
     """Apply the blocks without reference: ``<static>`` and the blobs copied into the model.
 
-    As in libsdformat, every such block sets ``static`` (false when it has
-    no ``<static>``), so the last block decides; a ``<pose>`` blob is the
-    model pose unless the robot has an ``<origin>`` (which wins).
+    In libsdformat 12 every such block sets ``static`` (false when it has no
+    ``<static>``), so the last block decides; from 13.3 on (gazebosim/sdformat#1193)
+    only a block holding ``<static>`` sets it. A ``<pose>`` blob is the model pose
+    unless the robot has an ``<origin>`` (which wins).
     """
     pose_taken = origin_given
     static_seen = False
+    only_given = rules().static_only_when_given
     for b in blocks:
         static = b.get('static') is True
         static_seen = static_seen or static
-        model.static = static
+        if b.has('static') or not only_given:
+            model.static = static
         if b.has('static'):
             landing.hit(b, 'static', b.values['static'].line, 'model/static')
         for blob in b.blobs:
             pose_taken = _model_blob(model, b, blob, landing, pose_taken)
-    if blocks and static_seen and not model.static:
+    if blocks and static_seen and not model.static and not only_given:
         last = blocks[-1]
         landing.declare(last, 'static', None, ReportKind.REWRITTEN,
                         'a later <gazebo> block without <static> sets the model back to not '

@@ -1,4 +1,4 @@
-"""Convert a loaded URDF, xacro or SDFormat file to SDFormat 1.9, 1.10 or 1.11.
+"""Convert a loaded URDF, xacro or SDFormat file to SDFormat 1.9, 1.10, 1.11 or 1.12.
 
 ::
 
@@ -26,6 +26,7 @@ import copy
 import dataclasses
 from pathlib import Path
 
+from sdf_tools import gazebo
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
@@ -94,7 +95,7 @@ def _assumed_by_reader(result: LoadResult, report: ConversionReport, urdf: bool)
 
 def _newer_than_output(doc: Document, version: str, report: ConversionReport) -> None:
     """Report shapes the output version does not have (libsdformat of that version ignores them)."""
-    if version == '1.11':
+    if version_tuple(version) >= (1, 11):
         return
     for model in _all_models(doc):
         for link in model.links:
@@ -127,7 +128,8 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
     options = dataclasses.replace(options, sdf_version=version)
     doc = copy.deepcopy(result.document)
     _assumed_by_reader(result, report, doc.format == 'urdf')
-    _prepare(doc, options, report)
+    with gazebo.using(result.gazebo):  # a URDF is converted as the target's libsdformat does
+        _prepare(doc, options, report)
     if options.collapse_fixed_joints:
         report.add(ReportKind.ASSUMED, 'option[collapse_fixed_joints]', 'has no effect on a '
                    'conversion to SDFormat (it merges bodies of MJCF/USD exports); URDF -> SDF '
