@@ -1,7 +1,7 @@
 """The Gazebo release whose libsdformat we reproduce, chosen once per run.
 
 Each Gazebo ships one libsdformat major: Fortress 12 (SDFormat 1.9), Harmonic 14
-(1.11), Ionic 15 (1.11), Jetty 16 (1.12). What a file means differs between them
+(1.11), Ionic 15 (1.12), Jetty 16 (1.12). What a file means differs between them
 (``<inertial auto="true">`` is computed from 14 on; see docs/libsdformat-releases.md),
 so the reader asks :func:`current` which one it is reading for. The target is set
 for the duration of a load (:func:`using`, ``load_file(..., gazebo=...)``) and
@@ -43,8 +43,10 @@ class GazeboTarget:
 TARGETS: dict[str, GazeboTarget] = {
     'fortress': GazeboTarget('fortress', 12, '1.9', 'humble', '1.9'),
     'harmonic': GazeboTarget('harmonic', 14, '1.11', 'jazzy', '1.11'),
-    'ionic': GazeboTarget('ionic', 15, '1.11', 'kilted', '1.11'),
-    'jetty': GazeboTarget('jetty', 16, '1.12', 'rolling', '1.11'),
+    # libsdformat 15 and 16 read and write SDFormat 1.12 (SDF_PROTOCOL_VERSION in their
+    # CMakeLists.txt since 15.0.0, gazebosim/sdformat#1375): `gz sdf -p` of a URDF prints 1.12.
+    'ionic': GazeboTarget('ionic', 15, '1.12', 'kilted', '1.12'),
+    'jetty': GazeboTarget('jetty', 16, '1.12', 'rolling', '1.12'),
 }
 NEWEST = 'jetty'
 

@@ -40,7 +40,7 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
     ('sdf_version', ('--sdf-version',), {
         'choices': [v for v in ConversionOptions.CHOICES['sdf_version'] if v], 'default': None,
         'help': "SDFormat version written (default: the --gazebo target's, as its libsdformat "
-        'writes a URDF: 1.9 for fortress, 1.11 for harmonic and later)'}),
+        'writes a URDF: 1.9 for fortress, 1.11 for harmonic, 1.12 for ionic and jetty)'}),
     ('keep_fixed_joints', ('--keep-fixed-joints',), {
         'action': 'store_true', 'help': 'URDF -> SDF: keep every fixed joint instead of merging '
         'fixed children into their parent as Gazebo does (default: merge)'}),

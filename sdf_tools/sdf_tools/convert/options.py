@@ -20,8 +20,8 @@ class ConversionOptions:
     """How a conversion should treat what the formats do not share.
 
     Attributes:
-        sdf_version: SDFormat version written ('1.9', '1.10', '1.11'); None: the Gazebo
-            target's (1.9 for Fortress, 1.11 for Harmonic and later).
+        sdf_version: SDFormat version written ('1.9', '1.10', '1.11', '1.12'); None: the
+            Gazebo target's (1.9 for Fortress, 1.11 for Harmonic, 1.12 for Ionic and Jetty).
         keep_fixed_joints: keep every fixed joint instead of lumping fixed
             children into their parent as Gazebo does by default.
         collapse_fixed_joints: MJCF and USD export: merge each link held to
@@ -102,7 +102,7 @@ class ConversionOptions:
     expand_auto_inertials: bool = False
 
     CHOICES = {
-        'sdf_version': (None, '1.9', '1.10', '1.11'),
+        'sdf_version': (None, '1.9', '1.10', '1.11', '1.12'),
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
         'uris': ('keep', 'model', 'file', 'package'),
         'mesh_collision': ('keep', 'box', 'convex'),

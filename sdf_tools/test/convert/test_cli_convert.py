@@ -165,7 +165,7 @@ def test_top_level_help_lists_every_command() -> None:
 
 
 @pytest.mark.parametrize('gazebo, version', [('fortress', '1.9'), ('harmonic', '1.11'),
-                                             ('ionic', '1.11'), ('jetty', '1.11')])
+                                             ('ionic', '1.12'), ('jetty', '1.12')])
 def test_default_sdf_version_is_the_targets(gazebo: str, version: str, tmp_path: Path) -> None:
     out = tmp_path / 'out.sdf'
     proc = run('convert', XACRO, '-o', out, '-q', '--gazebo', gazebo)

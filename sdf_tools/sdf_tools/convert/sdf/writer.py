@@ -1,4 +1,4 @@
-"""Write a description model as SDFormat 1.9, 1.10 or 1.11 text.
+"""Write a description model as SDFormat 1.9, 1.10, 1.11 or 1.12 text.
 
 Everything the model holds is written: links, joints, frames, nested
 models, plugins, sensors, lights and unknown elements (the last four
@@ -38,7 +38,8 @@ class WriteOptions:
     """How to print: the target version, element order and known namespaces.
 
     Attributes:
-        version: '1.9', '1.10' or '1.11'.
+        version: '1.9', '1.10', '1.11' or '1.12' (a model is written in 1.12 as in 1.11:
+            libsdformat's 1.11 -> 1.12 conversion is empty).
         joint_before_child: write each joint just before its child link
             (the order libsdformat gives a converted URDF).
         namespaces: prefixes that verbatim pieces may use without declaring
@@ -54,7 +55,7 @@ class WriteOptions:
 
     @property
     def mimic_in_axis(self) -> bool:
-        """SDFormat 1.11 has ``//joint/axis/mimic``; older versions do not."""
+        """SDFormat 1.11+ has ``//joint/axis/mimic``; older versions do not."""
         return self.version not in ('1.9', '1.10')
 
 

@@ -1,4 +1,4 @@
-"""SDF -> SDF: any version in, 1.9/1.10/1.11 out, every resolved pose unchanged."""
+"""SDF -> SDF: any version in, 1.9/1.10/1.11/1.12 out, every resolved pose unchanged."""
 from __future__ import annotations
 
 import json
@@ -17,7 +17,7 @@ from sdf_tools.resolved import inspect_json
 ENV = {'SDF_PATH': str(SDF_DATA / 'models')}
 EXAMPLES = SDF_DATA.parents[2] / 'sdf_tools' / 'examples'
 FILES = sorted(SDF_DATA.glob('*.sdf')) + sorted(EXAMPLES.glob('*.sdf'))
-VERSIONS = ('1.9', '1.10', '1.11')
+VERSIONS = ('1.9', '1.10', '1.11', '1.12')
 needs_probe = pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
 
 
