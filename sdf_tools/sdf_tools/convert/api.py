@@ -252,7 +252,7 @@ def _xacro_dir(source_name: str | None) -> Path | None:
 
 
 def _load_xacro_text(text: str, source_name: str | None,
-                     xacro_args: dict[str, str]) -> LoadResult:
+                     xacro_args: dict[str, str], gazebo: str | None = None) -> LoadResult:
     """Expand xacro given as text through a temporary file (xacro reads files).
 
     The file goes next to ``source_name`` when that is a file in a writable
@@ -265,7 +265,7 @@ def _load_xacro_text(text: str, source_name: str | None,
     try:
         with os.fdopen(fd, 'w', encoding='utf-8') as f:
             f.write(text)
-        loaded = load_file(tmp, xacro_args)
+        loaded = load_file(tmp, xacro_args, gazebo=gazebo)
     finally:
         Path(tmp).unlink(missing_ok=True)
     shown = source_name or '<string>'
@@ -299,9 +299,9 @@ def convert_text(text: str, *, input_format: str = 'auto', to: str, options: Con
         return _failed(to, f'unknown input format [{input_format}]: use one of '
                        f'{", ".join(INPUT_FORMATS)}')
     if input_format == 'xacro' or (input_format == 'auto' and _is_xacro(text, source_name)):
-        loaded = _load_xacro_text(text, source_name, options.xacro_args)
+        loaded = _load_xacro_text(text, source_name, options.xacro_args, options.gazebo)
     else:
-        loaded = load_string(text, source_name, options.xacro_args)
+        loaded = load_string(text, source_name, options.xacro_args, gazebo=options.gazebo)
         doc = loaded.document
         if doc is not None and input_format in ('sdf', 'urdf') and doc.format != input_format:
             return _failed(to, f'the text is {doc.format.upper()}, not {input_format.upper()}',

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lxml import etree
 
 from ros.ros_available import ros_missing
 
@@ -106,3 +107,40 @@ def test_bad_requests_fail_with_a_message_and_the_node_keeps_serving(
     assert converter.alive()
     again = call(client, input_path=str(ARM), output_format='sdf')
     assert again.success
+
+
+def _version(sdf_text: str) -> str:
+    return str(etree.fromstring(sdf_text.encode()).get('version'))
+
+
+def test_gazebo_parameter_is_the_target_unless_the_request_names_one(
+        ros: None, tmp_path: Path) -> None:
+    # As the other nodes' gazebo parameter: the SDFormat version written is the target's
+    # (1.9 for Fortress); options_yaml's gazebo wins over it; a bad value is logged, not used.
+    proc = NodeProcess('sdf_tools.ros.converter_node', {'gazebo': 'fortress'},
+                       tmp_path / 'fortress.log', name='converter_fortress')
+    node = rclpy.create_node('convert_fortress_client')
+    try:
+        assert wait_log(proc, 'serving'), proc.text()
+        cli = node.create_client(Convert, '/converter_fortress/convert')
+        fortress = call((node, cli), input_path=str(ARM), output_format='sdf')
+        assert fortress.success and _version(fortress.output_text) == '1.9'
+        jetty = call((node, cli), input_path=str(ARM), output_format='sdf',
+                     options_yaml='{gazebo: jetty}')
+        assert jetty.success and _version(jetty.output_text) == '1.12'
+        text = call((node, cli), input_text=ARM.read_text(), output_format='sdf')
+        assert text.success and _version(text.output_text) == '1.9'
+    finally:
+        node.destroy_node()
+        assert proc.stop() == 0, proc.text()
+    bad = NodeProcess('sdf_tools.ros.converter_node', {'gazebo': 'garden'}, tmp_path / 'bad.log',
+                      name='converter_bad')
+    node = rclpy.create_node('convert_bad_client')
+    try:
+        assert wait_log(bad, 'serving'), bad.text()
+        cli = node.create_client(Convert, '/converter_bad/convert')
+        resp = call((node, cli), input_path=str(ARM), output_format='sdf')
+        assert resp.success and "gazebo='garden' must be one of" in bad.text()
+    finally:
+        node.destroy_node()
+        assert bad.stop() == 0, bad.text()
