@@ -27,8 +27,7 @@ from typing import Any
 
 from builtin_interfaces.msg import Time as BuiltinTime
 from geometry_msgs.msg import TransformStamped
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
-from rclpy.node import Node
+from rcl_interfaces.msg import SetParametersResult
 from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from rclpy.serialization import deserialize_message
@@ -47,6 +46,7 @@ from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParam
 from sdf_tools.ros.spin import run_node
 from sdf_tools.ros.tf_fast_path import FastTfPath, rmw_speaks_cdr
 from sdf_tools.ros.tf_tree import TfTree, file_initial_positions
+from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.transform import Transform
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
@@ -72,15 +72,14 @@ def fill(msg: TransformStamped, x: Transform) -> TransformStamped:
     return msg
 
 
-class DescriptionPublisher(Node):
+class DescriptionPublisher(TypedParameters):
     """Publish robot_description, /tf_static and /tf for one description."""
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__('description_publisher', **kwargs)  # type: ignore[arg-type]
+        super().__init__('description_publisher', **kwargs)
         for spec in PUBLISHER_PARAMS:
-            # dynamic typing: check_value refuses a wrong type naming both (see param_types)
-            self.declare_parameter(spec.name, spec.default, ParameterDescriptor(
-                description=spec.description, dynamic_typing=True))
+            self.declare_typed(spec.name, spec.default, spec.description,
+                               dynamic=spec.dynamic_typing)
         self.params = self._read_params()
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED)
         self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)

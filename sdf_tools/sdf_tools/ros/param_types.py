@@ -1,10 +1,9 @@
 """Name a parameter value's type in refusals, the same words on every distro.
 
-rclpy refuses a value of the wrong type before any callback of ours runs, and
-Kilted's rclpy words it ``Wrong parameter type, expected '3' got '2'`` (its
-``Parameter.Type`` formats as a number). So our nodes declare their
-parameters with dynamic typing and refuse a wrong type themselves, saying
-which type was expected and which was given.
+Kilted's rclpy words a type refusal ``Wrong parameter type, expected '3' got
+'2'`` (its ``Parameter.Type`` formats as a number); our nodes refuse first
+with these words (:mod:`sdf_tools.ros.typed_params`). No ROS import here:
+the launch logic uses them too.
 """
 from __future__ import annotations
 
@@ -26,10 +25,9 @@ def type_name(value: object) -> str:
 def wrong_type(name: str, default: object, value: object) -> str | None:
     """Return why ``value`` is refused for a parameter declared with ``default`` (None: same type).
 
-    An integer is accepted where a double is declared (``ros2 param set ... 5``).
+    An integer where a double is declared is refused too, as rclpy and rclcpp
+    refuse it (``ros2 param set ... 5`` sends an integer: write ``5.0``).
     """
-    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return None
     if type_name(default) == type_name(value):
         return None
     return (f'parameter [{name}] is {type_name(default)}, not {type_name(value)} '

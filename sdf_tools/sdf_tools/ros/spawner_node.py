@@ -39,19 +39,16 @@ from typing import Any
 
 import rclpy
 from geometry_msgs.msg import Pose
-from rcl_interfaces.msg import ParameterDescriptor, SetParametersResult
 from rcl_interfaces.srv import GetParameters
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
-from rclpy.node import Node
-from rclpy.parameter import Parameter
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
 from sdf_tools.gazebo import TARGETS, using
-from sdf_tools.ros.param_types import wrong_type
-from sdf_tools.ros.spin import init_or_explain
+from sdf_tools.ros.spin import init_or_explain, make_or_explain
+from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.spawn import (
     EntityInfo,
     ModelSource,
@@ -133,18 +130,14 @@ def _fill_result(result: Any, outcome: Outcome, code: int) -> None:
     result.error_message = outcome.details()
 
 
-class SpawnerNode(Node):
+class SpawnerNode(TypedParameters):
     """Serve spawn, delete, set_pose and list for a running Gazebo."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__('spawner', allow_undeclared_parameters=True,
-                         automatically_declare_parameters_from_overrides=True, **kwargs)
+        super().__init__('spawner', allow_undeclared_parameters=True, **kwargs)
         for name, default in {**PARAMETERS, **STARTUP_PARAMETERS}.items():
-            if not self.has_parameter(name):
-                # dynamic typing: _check_types refuses a wrong type naming both (param_types);
-                # xacro_args is a list or one shell-quoted string
-                self.declare_parameter(name, default, ParameterDescriptor(dynamic_typing=True))
-        self.add_on_set_parameters_callback(self._check_types)
+            # xacro_args is a list of strings or one shell-quoted string
+            self.declare_typed(name, default, dynamic=name == 'xacro_args')
         self.exit_code: int | None = None
         self._group = ReentrantCallbackGroup()
         self._backend: SimulatorBackend | None = None
@@ -159,15 +152,6 @@ class SpawnerNode(Node):
             self._startup = self.create_timer(0.0, self._spawn_at_startup, callback_group=self._group)
 
     # --- plumbing -------------------------------------------------------------------------------
-    def _check_types(self, parameters: list[Parameter[Any]]) -> SetParametersResult:
-        defaults = {**PARAMETERS, **STARTUP_PARAMETERS}
-        for p in parameters:
-            if p.name in defaults and p.name != 'xacro_args':
-                reason = wrong_type(p.name, defaults[p.name], p.value)
-                if reason is not None:
-                    return SetParametersResult(successful=False, reason=reason)
-        return SetParametersResult(successful=True)
-
     def _gazebo(self) -> str | None:
         """The ``gazebo`` parameter (None: ROS_DISTRO's target); a bad value is logged, not used."""
         name = str(self._param('gazebo') or '')
@@ -372,7 +356,9 @@ def main(args: list[str] | None = None) -> int:
     """Run the node until SIGINT or SIGTERM (several threads: requests wait on Gazebo)."""
     if not init_or_explain(args):
         return 2
-    node = SpawnerNode()
+    node = make_or_explain(SpawnerNode)
+    if node is None:
+        return 2
     executor = MultiThreadedExecutor(num_threads=4)
     executor.add_node(node)
     try:

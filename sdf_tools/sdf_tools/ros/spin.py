@@ -6,11 +6,14 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from typing import TypeVar
 
 import rclpy
 from rclpy.executors import Executor, SingleThreadedExecutor
 from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
+
+from sdf_tools.ros.typed_params import ParameterTypeError
 
 
 def events_executor() -> Callable[[], Executor] | None:
@@ -89,12 +92,27 @@ def init_or_explain(args: list[str] | None, **kwargs: object) -> bool:
     return True
 
 
+N = TypeVar('N', bound=Node)
+
+
+def make_or_explain(factory: Callable[[], N]) -> N | None:
+    """Create the node; when a start-up parameter has the wrong type, say so on stderr, return None."""
+    try:
+        return factory()
+    except ParameterTypeError as err:
+        print(f'cannot start: {err}', file=sys.stderr)
+        rclpy.try_shutdown()
+        return None
+
+
 def run_node(factory: Callable[[], Node], args: list[str] | None = None) -> int:
     """Create the node, spin it until SIGINT or SIGTERM, shut down; return 0 (2: cannot start)."""
     if not init_or_explain(args, signal_handler_options=SignalHandlerOptions.NO):
         return 2
     stop = stop_on_signals()
-    node = factory()
+    node = make_or_explain(factory)
+    if node is None:
+        return 2
     try:
         spin_until(node, stop)
     finally:

@@ -80,5 +80,6 @@ def test_a_wrong_type_is_refused_naming_both_types() -> None:
     assert 'a bool' in str(check_value('publish_frames', 'yes'))
     assert 'not a string' in str(check_value('publish_frequency', 'fast'))
     assert wrong_type('timeout', 5.0, True) == 'parameter [timeout] is a double, not a bool (True)'
-    assert wrong_type('timeout', 5.0, 3) is None  # an integer where a double is declared
+    # an integer where a double is declared: refused, as rclpy and rclcpp refuse it
+    assert wrong_type('timeout', 5.0, 3) == 'parameter [timeout] is a double, not an integer (3)'
     assert wrong_type('world', '', 2.0) == 'parameter [world] is a string, not a double (2.0)'
