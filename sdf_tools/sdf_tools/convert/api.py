@@ -23,7 +23,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult
 from sdf_tools.convert.imported import Imported
@@ -32,6 +32,9 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.files import write_atomically
 from sdf_tools.load import LoadResult, detect_format, load_file, load_string
 from sdf_tools.xmlsafe import parse_bytes
+
+if TYPE_CHECKING:
+    from sdf_tools.resolved import Resolved
 
 FORMATS = ('sdf', 'urdf', 'usd', 'mjcf')
 INPUT_FORMATS = ('auto', 'sdf', 'urdf', 'xacro')
@@ -63,11 +66,16 @@ def _failed(to: str, message: str, code: ErrorCode = ErrorCode.PARAMETER_ERROR,
     return ConversionResult(None, to, report)
 
 
-def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions) -> ConversionResult:
-    """Convert an already loaded file to ``to`` (one of ``FORMATS``: SDFormat, URDF, USD, MJCF)."""
+def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions,
+                   resolved: Resolved | None = None) -> ConversionResult:
+    """Convert an already loaded file to ``to`` (one of ``FORMATS``: SDFormat, URDF, USD, MJCF).
+
+    ``resolved``: ``loaded`` already resolved, when the caller has it (the URDF
+    writer then uses it rather than resolving again).
+    """
     if to == 'urdf':
         from sdf_tools.convert.urdf.to_urdf import convert_to_urdf
-        return convert_to_urdf(loaded, options)
+        return convert_to_urdf(loaded, options, resolved)
     if to == 'sdf':
         from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
         return convert_to_sdf(loaded, options)

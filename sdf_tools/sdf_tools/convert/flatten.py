@@ -21,7 +21,7 @@ so a clash renames the later element, and the renaming is reported.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.errors import Diagnostic, ErrorCode
@@ -296,8 +296,20 @@ def _canonical(flat: FlatModel, resolved: Resolved) -> str | None:
     return flat.links[0].name if flat.links else None
 
 
-def _resolved(model: Model, graphs: FrameGraphs, world: World | None) -> Resolved:
+def of_model(resolved: Resolved, name: str) -> Resolved:
+    """The records of the model ``name`` (and its nested models) in a resolved document."""
+    def inside(scope: str) -> bool:
+        return scope == name or scope.startswith(name + '::')
+    return replace(resolved, links=tuple(x for x in resolved.links if inside(x.model)),
+                   joints=tuple(x for x in resolved.joints if inside(x.model)),
+                   frames=tuple(x for x in resolved.frames if inside(x.model)))
+
+
+def _resolved(model: Model, graphs: FrameGraphs, world: World | None,
+              shared: Resolved | None) -> Resolved:
     """The resolved records of ``model`` alone (its world's other elements left out)."""
+    if shared is not None:
+        return of_model(shared, model.name)
     if world is None:
         return resolve(LoadResult(Document(None, 'sdf', None, model=model), model_graphs=graphs))
     shell = World(world.name, models=[model])
@@ -305,7 +317,7 @@ def _resolved(model: Model, graphs: FrameGraphs, world: World | None) -> Resolve
 
 
 def flatten(model: Model, graphs: FrameGraphs, world: World | None, *, separator: str,
-            frames: bool, report: ConversionReport) -> FlatModel:
+            frames: bool, report: ConversionReport, resolved: Resolved | None = None) -> FlatModel:
     """Flatten ``model`` (resolved in ``graphs``) into URDF-named parts.
 
     Args:
@@ -315,10 +327,13 @@ def flatten(model: Model, graphs: FrameGraphs, world: World | None, *, separator
         separator: replaces ``::`` in the names of nested elements.
         frames: also flatten the ``<frame>`` elements.
         report: receives an entry for each renamed element.
+        resolved: the whole document as :func:`sdf_tools.resolved.resolve` made it
+            from these graphs, when the caller has it (the description publisher
+            resolves once for TF and for its URDF); else the model is resolved here.
     """
     flat = FlatModel(model.name, model, graphs, model.name, world,
                      graphs.ids[join(model.name, '__model__')])
-    resolved = _resolved(model, graphs, world)
+    resolved = _resolved(model, graphs, world, resolved)
     _add_links(flat, resolved, separator, report)
     _add_joints(flat, resolved, separator, report)
     if frames:

@@ -29,6 +29,7 @@ from pathlib import Path
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.gazebo import using
 from sdf_tools.load import LoadResult, load_file, load_string, without_read_summary
+from sdf_tools.resolved import Resolved, resolve
 from sdf_tools.ros.params import PublisherParams, resolve_description_file
 from sdf_tools.ros.tf_tree import TfTree, TreeOptions, build_tf_tree
 from sdf_tools.urdf.conversion import is_massless_root
@@ -114,9 +115,13 @@ def _urdf_text_of_file(path: Path, result: LoadResult, args: dict[str, str]) -> 
     return path.read_text(encoding='utf-8')
 
 
-def _convert(result: LoadResult, params: PublisherParams, to: str, out: LoadedDescription
-             ) -> str | None:
-    """Convert with the suite's converters; errors and mesh URI rewrites go to ``out``."""
+def _convert(result: LoadResult, resolved: Resolved, params: PublisherParams, to: str,
+             out: LoadedDescription) -> str | None:
+    """Convert with the suite's converters; errors and mesh URI rewrites go to ``out``.
+
+    ``resolved`` is ``result`` as TF resolved it: the URDF writer reads the same
+    records rather than resolving the model again.
+    """
     from sdf_tools.convert.api import convert_loaded
     from sdf_tools.convert.conversion_report import ReportKind
     from sdf_tools.convert.options import ConversionOptions
@@ -133,7 +138,8 @@ def _convert(result: LoadResult, params: PublisherParams, to: str, out: LoadedDe
     if problems:
         out.errors += [f'robot_description: {p}' for p in problems]
         return None
-    converted = convert_loaded(_as_ros_reads_it(result), to=to, options=options)
+    converted = convert_loaded(_as_ros_reads_it(result), to=to, options=options,
+                               resolved=resolved)
     if not converted.ok or converted.text is None:
         out.errors += [f'robot_description: conversion to {to} failed: {d}'
                        for d in converted.report.errors] or [f'robot_description: conversion to '
@@ -270,7 +276,8 @@ def load_description(params: PublisherParams, *, text: str | None = None,
                         for d in result.errors]
     options = TreeOptions(params.root_frame, params.scope_separator, params.publish_frames,
                           params.model)
-    tree = build_tf_tree(result, options)
+    resolved = resolve(result)  # once: TF and the URDF conversion read the same records
+    tree = build_tf_tree(resolved, options)
     if tree.errors:
         out.errors += _messages(tree.notes, Severity.ERROR)
         return out
@@ -284,7 +291,7 @@ def load_description(params: PublisherParams, *, text: str | None = None,
             'holds one model: no robot_description is published (set the parameter model to one '
             'of them, or robot_description_format to sdf); TF is published for every model')
     else:
-        out.text = _convert(result, params, params.robot_description_format, out)
+        out.text = _convert(result, resolved, params, params.robot_description_format, out)
         if out.text is not None and params.robot_description_format == 'urdf':
             tree = _tree_from_urdf(out.text, source, params, tree, out)
     out.tree = tree

@@ -152,3 +152,25 @@ def test_the_bundled_example_is_published_without_a_note(model: str) -> None:
     d = load_description(params(description_file=str(example), model=model))
     assert d.ok and d.text is not None
     assert (d.errors, d.warnings, d.tf_notes, d.gazebo_only) == ([], [], [], [])
+
+
+def test_the_model_is_resolved_once_for_tf_and_its_urdf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: the URDF conversion resolved the model again after TF had."""
+    import sdf_tools.convert.flatten
+    import sdf_tools.ros.description
+    import sdf_tools.ros.tf_tree
+    from sdf_tools.resolved import resolve
+    example = Path(__file__).resolve().parents[2] / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+    calls: list[str] = []
+
+    def counted(result: object, *args: object) -> object:
+        doc = getattr(result, 'document', None)
+        calls.append(str(getattr(doc, 'file', None)))
+        return resolve(result, *args)  # type: ignore[arg-type]
+
+    for module in (sdf_tools.ros.description, sdf_tools.ros.tf_tree, sdf_tools.convert.flatten):
+        monkeypatch.setattr(module, 'resolve', counted)
+    d = load_description(params(description_file=str(example), model='rover'))
+    assert d.ok and d.text is not None and '<robot name="rover"' in d.text
+    # the SDFormat once; then the URDF made of it, read back for its joint names
+    assert [Path(c).name if c != 'None' else c for c in calls].count('demo_world.sdf') == 1, calls

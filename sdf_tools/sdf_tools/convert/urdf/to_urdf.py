@@ -46,6 +46,7 @@ from sdf_tools.frames import FrameGraphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Loc, Model, World
 from sdf_tools.model.elements import UNIT_INERTIA
+from sdf_tools.resolved import Resolved
 from sdf_tools.transform import IDENTITY
 
 # Options that have no effect on a conversion to URDF (SDFormat-only, or engine exports only).
@@ -200,7 +201,8 @@ def _fail(report: ConversionReport, *errors: Diagnostic) -> ConversionResult:
     return ConversionResult(None, 'urdf', report)
 
 
-def convert_to_urdf(result: LoadResult, options: ConversionOptions) -> ConversionResult:
+def convert_to_urdf(result: LoadResult, options: ConversionOptions,
+                    resolved: Resolved | None = None) -> ConversionResult:
     """Convert the model of a loaded file to URDF.
 
     Args:
@@ -210,6 +212,8 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions) -> Conversio
         options: ``model``, ``scope_separator``, ``frames_as_links``,
             ``break_loops``, ``floating_base``, ``root_transform``, ``uris``,
             ``default_mass`` and ``visual_as_collision`` apply here.
+        resolved: ``result`` already resolved (:func:`sdf_tools.resolved.resolve`),
+            when the caller has it: the conversion then does not resolve again.
 
     Returns:
         The URDF text and the report; on failure the text is None and the
@@ -223,7 +227,7 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions) -> Conversio
         return _fail(report, picked)
     model, graphs, world = picked
     flat = flatten(model, graphs, world, separator=options.scope_separator,
-                   frames=options.frames_as_links, report=report)
+                   frames=options.frames_as_links, report=report, resolved=resolved)
     world_frames = any(f.body == WORLD for f in flat.frames)
     plan, errors = plan_tree(flat, break_loops=options.break_loops,
                              fixed_base=not options.floating_base, world_frames=world_frames,
