@@ -22,8 +22,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from sdf_tools.transform import Transform
-from sdf_tools.verify.snapshot import (ActuatorState, JointState, MassProps, Snapshot, combine,
-                                       rotation)
+from sdf_tools.verify.snapshot import ActuatorState, JointState, MassProps, Snapshot, combine, rotation
 
 TOL = 1e-9
 T = TypeVar('T')
@@ -74,6 +73,20 @@ class Verdict:
     def ok(self) -> bool:
         """Whether every compared object agrees within tolerance."""
         return not self.differences
+
+    def joined(self, other: Verdict, label: str) -> Verdict:
+        """Return this verdict and ``other`` (a second engine's), its measures named ``M (label)``."""
+        def renamed(m: Measure) -> Measure:
+            return Measure(f'{m.name} ({label})', m.tolerance, m.compared, m.worst,
+                           m.worst_object)
+        return Verdict(f'{self.engine} and {other.engine}',
+                       {**self.measures, **{f'{k} ({label})': renamed(m)
+                                            for k, m in other.measures.items()}},
+                       self.differences + [Difference(f'{d.measure} ({label})', d.object, d.value,
+                                                      d.tolerance, d.message)
+                                           for d in other.differences],
+                       self.notes + [f'{label}: {n}' for n in other.notes
+                                     if n not in self.notes])
 
     def to_json(self) -> dict[str, Any]:
         """Return the ``--json`` object."""

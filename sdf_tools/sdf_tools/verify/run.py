@@ -49,6 +49,7 @@ def output_snapshot(path: str, *, model: str | None = None, input_format: str = 
         if isinstance(got, str):
             raise UnusableError(got)
         return got
+
     r = _resolved(path, None)
     return snapshot(r, f'sdf_tools reader ({(r.format or "").upper()})', model)
 
@@ -68,4 +69,22 @@ def verify_files(output: str, source: str, *, model: str | None = None,
         UnusableError: either file cannot be loaded.
     """
     exp = snapshot(_resolved(source, xacro_args), 'source', model)
-    return compare(exp, output_snapshot(output, model=model, input_format=input_format))
+    obs = output_snapshot(output, model=model, input_format=input_format)
+    verdict = compare(exp, obs)
+    if obs.paths and is_usd_input(output, input_format):
+        verdict = _with_newton(verdict, exp, obs, output)
+    return verdict
+
+
+def _with_newton(verdict: Verdict, exp: Snapshot, usd: Snapshot, path: str) -> Verdict:
+    """Add what Newton's importer makes of the same stage (a note when Newton is missing)."""
+    try:
+        from sdf_tools.verify.newton_side import newton_snapshot
+        got = newton_snapshot(path, usd)
+    except ImportError as err:
+        verdict.notes.append(f'Newton not installed ({err}): the stage was checked by usd-core '
+                             'only (pip install newton)')
+        return verdict
+    if isinstance(got, str):
+        raise UnusableError(got)
+    return verdict.joined(compare(exp, got), 'Newton')

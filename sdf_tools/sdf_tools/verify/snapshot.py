@@ -82,6 +82,7 @@ class Snapshot:
     welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to
     free: set[str] = field(default_factory=set)  # bodies free in space (no joint holds them)
     sensors: dict[str, Transform] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)  # the engine's path of an object -> name
     # Sensor -> parameter -> value (verify/sensor_values.py names the parameters).
     sensor_params: dict[str, dict[str, float]] = field(default_factory=dict)
     actuators: dict[str, ActuatorState] = field(default_factory=dict)

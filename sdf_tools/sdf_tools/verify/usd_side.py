@@ -173,6 +173,7 @@ def _links(stage: Usd.Stage, bodies: list[Usd.Prim], model: str | None, snap: Sn
             x = _transform(_world(prim))
             snap.poses[key] = x
             snap.members[key] = key
+            snap.paths[str(prim.GetPath())] = key
             got = _mass(prim, x) if prim.HasAPI(UsdPhysics.RigidBodyAPI) else None
             if got is not None:
                 snap.masses[key] = got
@@ -199,6 +200,7 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
             key = keys.key(prim.GetParent().GetParent(), prim)
             if key is not None and str(d.body1) not in ('', '/'):
                 snap.joints[key] = _joint(stage, kind, d)
+                snap.paths[str(p)] = key
                 held.add(str(d.body1))
     snap.free = {keys.key(b.GetParent(), b) or '' for b in bodies if str(b.GetPath()) not in held}
     _sensors(stage, keys, snap)
