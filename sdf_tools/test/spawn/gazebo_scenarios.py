@@ -55,7 +55,7 @@ def standin() -> Iterator[StandIn]:
 
 @pytest.fixture(scope='module')
 def gz(standin: StandIn) -> GzBackend:
-    return gz_cli_backend(timeout=3.0)
+    return gz_cli_backend(timeout=8.0)  # CI runs this on a loaded machine
 
 
 def entities(gz: GzBackend, world: str = 'default', *, live: bool = False) -> dict[str, EntityInfo]:
@@ -226,12 +226,14 @@ def test_the_command_line_spawns_lists_and_deletes(gz: GzBackend, capsys: pytest
     assert main(['spawn', str(DATA / 'rover.urdf.xacro'), 'robot_name:=cli_bot', '--backend', 'gz_cli',
                  '-x', '-4', '-Y', '1.5', '--timeout', '10']) == 0
     assert 'spawned [cli_bot]' in capsys.readouterr().out
-    assert main(['list', '--json', '--backend', 'gz_cli']) == 0
+    assert main(['list', '--json', '--backend', 'gz_cli', '--timeout', '10']) == 0
     listed = {e['name']: e for e in json.loads(capsys.readouterr().out)['entities']}
     assert listed['cli_bot']['pose']['xyz'] == pytest.approx([-4.0, 0.0, 0.0])
     assert main(['spawn', str(DATA / 'invalid.sdf'), '--backend', 'gz_cli']) == 1
     assert 'RESOURCE_PARSE_ERROR' in capsys.readouterr().err
-    assert main(['set-pose', 'cli_bot', '-z', '2', '--backend', 'gz_cli']) == 0
-    assert main(['delete', 'cli_bot', '--backend', 'gz_cli']) == 0
-    assert main(['delete', 'cli_bot', '--backend', 'gz_cli']) == 1
+    # 10 s, not the default 5: under CI's load the `ign service` process alone can take seconds.
+    slow_ok = ['--backend', 'gz_cli', '--timeout', '10']
+    assert main(['set-pose', 'cli_bot', '-z', '2', *slow_ok]) == 0
+    assert main(['delete', 'cli_bot', *slow_ok]) == 0
+    assert main(['delete', 'cli_bot', *slow_ok]) == 1
     assert 'NOT_FOUND' in capsys.readouterr().err
