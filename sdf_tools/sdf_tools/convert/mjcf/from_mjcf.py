@@ -19,6 +19,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.mjcf.import_lines import cite_mjcf, line_map, origins
 from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
+from sdf_tools.convert.mjcf.read_keyframe import read_initial_key
 from sdf_tools.convert.mjcf.read_sensors import read_sensors
 from sdf_tools.convert.mjcf.reader import (
     MjcfSource,
@@ -178,10 +179,12 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     sites(src, model)
     carried = read_sensors(src, model)
     _couplings(src, {j.name: j for j in model.joints})
+    key = read_initial_key(src, {j.name: j for j in model.joints})
     _one_namespace(src, model)
     import mujoco  # loaded by _compile
     physics = world_physics(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
-    _losses(src, bool(physics), {'nsensor': carried[0], 'ncam': carried[1]})
+    _losses(src, bool(physics), {'nsensor': carried[0], 'ncam': carried[1],
+                                 'nkey': set() if key is None else {key}})
     if physics:
         world = World(name, [model], extras=physics, loc=src.loc('option', ''))
         return Document(str(path), 'sdf', '1.11', worlds=[world]), src.report

@@ -228,6 +228,10 @@ def axis_element(parent: etree._Element, tag: str, axis: JointAxis, jtype: str,
     xyz = sub(el, 'xyz', nums(axis.xyz))
     if axis.expressed_in:
         xyz.set('expressed_in', axis.expressed_in)
+    if axis.initial_position:
+        # Where the joint starts (issue 23): the spec dropped it in 1.9, so libsdformat copies
+        # it with a warning there; our exporters and the description publisher read it.
+        sub(el, 'initial_position', num(axis.initial_position))
     limit = sub(el, 'limit')
     if jtype != 'continuous' and (axis.lower, axis.upper) != (-1e16, 1e16):
         sub(limit, 'lower', num(axis.lower))

@@ -18,6 +18,7 @@ from pxr import Gf, Usd, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.exact import get, get_type
+from sdf_tools.convert.usd.joint_state import read_joint_state
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
 
@@ -148,7 +149,7 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
                    'no SDFormat form: not read back (its child is a free body)', file)
         return None
     if exact is not None:
-        return exact[0]
+        return read_joint_state(prim, exact[0])
     if kind in ('universal', 'revolute2', 'planar'):
         report.add(ReportKind.DROPPED, str(prim.GetPath()), f'{kind} joint changed in the stage: '
                    'not read back', file)
@@ -163,4 +164,4 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
         if velocity and velocity.Get() is not None and math.isfinite(float(velocity.Get())):
             v = float(velocity.Get())
             joint.axis.velocity = math.radians(v) if angular else v
-    return joint
+    return read_joint_state(prim, joint)

@@ -47,3 +47,53 @@ def test_newton_starts_the_joints_there(stage_path: Path) -> None:
     assert q['shoulder'] == pytest.approx(0.4, abs=1e-6)
     assert q['slide'] == pytest.approx(0.05, abs=1e-7)
     assert q['spin'] == 0.0
+
+
+GIVEN = {'slide': 0.0312345678901, 'spin': -1.2345678901234}
+
+
+def _starts(path: Path) -> dict[str, float]:
+    from sdf_tools.load import load_file
+    loaded = load_file(path)
+    assert loaded.document is not None and loaded.document.model is not None
+    return {j.name: j.axis.initial_position for j in loaded.document.model.joints
+            if j.axis is not None}
+
+
+def _round_trip(tmp_path: Path, edit: object = None) -> dict[str, float]:
+    stage_file = tmp_path / 'arm.usda'
+    assert convert_file(ARM, to='usd', output_path=stage_file,
+                        options=ConversionOptions(joint_positions=GIVEN)).ok
+    if edit is not None:
+        stage = Usd.Stage.Open(str(stage_file))
+        edit(stage)  # type: ignore[operator]
+        stage.GetRootLayer().Save()
+    back = tmp_path / 'back.sdf'
+    result = convert_file(stage_file, to='sdf', output_path=back, options=ConversionOptions())
+    assert result.ok, result.report.errors
+    return _starts(back)
+
+
+def test_sdf_to_usd_to_sdf_keeps_every_initial_position_exactly(tmp_path: Path) -> None:
+    got = _round_trip(tmp_path)
+    want = {**_starts(ARM), **GIVEN}  # shoulder's 0.4 from the file (degrees in the schema)
+    assert set(got) == set(want)
+    for name, q in want.items():
+        assert got[name] == pytest.approx(q, abs=1e-9), name
+
+
+def _schema_only(stage: Usd.Stage) -> None:
+    """A stage from another tool: the joint state alone, shoulder moved to 30 degrees."""
+    for prim in stage.Traverse():
+        if prim.HasAttribute('sdf_tools:initial'):
+            prim.RemoveProperty('sdf_tools:initial')
+    stage.GetPrimAtPath('/sensor_arm/joints/shoulder').GetAttribute(
+        'state:angular:physics:position').Set(30.0)
+
+
+def test_a_joint_state_without_the_exact_copy_is_read_in_degrees_and_metres(
+        tmp_path: Path) -> None:
+    got = _round_trip(tmp_path, _schema_only)
+    assert got['shoulder'] == pytest.approx(math.radians(30.0), abs=1e-12)
+    assert got['spin'] == pytest.approx(GIVEN['spin'], rel=1e-7)  # float degrees
+    assert got['slide'] == pytest.approx(GIVEN['slide'], rel=1e-7)  # float metres
