@@ -22,7 +22,7 @@ from sdf_tools.transform import Transform, Vec3
 
 __all__ = ['CAN_COMPUTE', 'MassPart', 'combine', 'mesh_part', 'rescaled', 'shape_part']
 
-#: Shapes libsdformat computes (cone from libsdformat 15 on); any other is refused.
+#: Shapes libsdformat computes (cone from 14.4.0 on, gazebosim/sdformat#1415); any other is refused.
 CAN_COMPUTE = ('box', 'capsule', 'cone', 'cylinder', 'ellipsoid', 'mesh', 'sphere')
 
 
