@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
+from sdf_tools import gazebo
+from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Actor, Animation, Extra, Model, RawPose, Trajectory, Waypoint, World
 from sdf_tools.model.elements import Light
 from sdf_tools.sdf.context import ReadContext
@@ -113,7 +114,17 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
     owner = f'world [{world.name}]'
     world.models = unique_by_name(ctx, 'Model', world.models, owner)
     world.frames = unique_by_name(ctx, 'Frame', world.frames, owner)
-    # A world frame named like a model is renamed, as libsdformat does for
-    # every version; references to the name keep meaning the model.
-    rename_clashes(ctx, 'frame', world.frames, '_frame', {m.name for m in world.models}, owner)
+    # A world frame named like a model is renamed, as libsdformat 12 does for every
+    # version (references to the name keep meaning the model); 14+ renames it only in
+    # files before 1.7 and refuses it in newer ones (gazebosim/sdformat#1311).
+    models = {m.name for m in world.models}
+    if gazebo.current().libsdformat >= 14 and ctx.version_tuple >= (1, 7):
+        for f in world.frames:
+            if f.name in models:
+                ctx.diagnostics.append(Diagnostic(
+                    ErrorCode.DUPLICATE_NAME, f'Frame with name [{f.name}] in world with name '
+                    f'[{world.name}] has a name collision. Please rename this frame.',
+                    f.loc.file if f.loc else ctx.file, f.loc.line if f.loc else None))
+        return world
+    rename_clashes(ctx, 'frame', world.frames, '_frame', models, owner)
     return world
