@@ -28,6 +28,7 @@ import re
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.joint import LIMITED_TYPES
@@ -316,7 +317,14 @@ class SpecChecker:
         items: list[tuple[str, str]] = el.items()  # type: ignore[assignment]  # str in practice
         for key, raw in items:
             if ':' in key or key[0] == '{':
-                continue  # a custom (namespaced) attribute: copied, not checked
+                # a custom (namespaced) attribute: copied, not checked -- but libsdformat 12
+                # adds it as required, so an empty one is refused (14.3+ not, #1407)
+                if not raw.strip() and gazebo.current().libsdformat < 14:
+                    shown = _custom_name(el, key)
+                    self.ctx.error(ErrorCode.ATTRIBUTE_MISSING, f'Required attribute[{shown}] in '
+                                   f'element[{el.tag}] is not specified in SDF.', el)
+                    ok = False
+                continue
             a = known.get(key)
             if a is None:
                 self.ctx.warn(ErrorCode.ATTRIBUTE_INCORRECT_TYPE,
@@ -367,6 +375,15 @@ def _limit_said_by_joint(el: _Element, spec: ElementSpec) -> bool:
     joint = el.getparent()
     return (spec.name in ('axis', 'axis2') and joint is not None
             and (joint.get('type') or '').strip() in LIMITED_TYPES)
+
+
+def _custom_name(el: _Element, key: str) -> str:
+    """A namespaced attribute as written (``foo:note``), not as lxml keys it."""
+    if key[0] != '{':
+        return key
+    uri, local = key[1:].split('}', 1)
+    prefix = next((p for p, u in el.nsmap.items() if u == uri and p), None)
+    return f'{prefix}:{local}' if prefix else local
 
 
 def _within(v: float, bounds: tuple[float | None, float | None] | None) -> bool:
