@@ -4,8 +4,9 @@ A ``<gazebo>`` block without ``reference`` is copied into libsdformat's converte
 ``<model>`` (``parser_urdf.cc`` ``InsertSDFExtensionRobot``), so the ``<link>``, ``<joint>``,
 ``<frame>`` and ``<model>`` elements it holds become entities of that model, beside the
 links and joints left after fixed-joint lumping (a lumped link is gone in libsdformat
-12.3; from 13.1 on a ``<frame>`` keeps its name and its joint's, gazebosim/sdformat#1148). libsdformat then builds the model's frame graph (``FrameSemantics.cc``): links,
-joints, frames, nested models are added in that order and a name taken already is
+12.3; from 13.1 on a ``<frame>`` keeps its name and its joint's, gazebosim/sdformat#1148).
+libsdformat then builds the model's frame graph (``FrameSemantics.cc``): links, joints,
+frames, nested models are added in that order and a name taken already is
 ``DUPLICATE_NAME``; a joint whose parent or child names no entity is
 ``JOINT_PARENT_LINK_INVALID`` / ``JOINT_CHILD_LINK_INVALID``. Our reader keeps the blocks
 for the converter; this module gives libsdformat's verdict on them, at their lines.
