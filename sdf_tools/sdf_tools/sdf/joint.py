@@ -1,8 +1,11 @@
 """``<joint>`` and its ``<axis>``/``<axis2>``; ``<frame>``."""
 from __future__ import annotations
 
+import math
+
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Extra, Frame, Joint, JointAxis
 from sdf_tools.sdf.context import ReadContext
@@ -31,6 +34,19 @@ JOINT_CHILDREN = {'pose', 'parent', 'child', 'axis', 'axis2', 'thread_pitch', 'g
 # Spec defaults of <limit> and <dynamics> (libsdformat's joint.sdf).
 _LIMIT_DEFAULTS = {'lower': -1e16, 'upper': 1e16, 'effort': -1.0, 'velocity': -1.0,
                    'stiffness': 1e8, 'dissipation': 1.0}
+# SDFormat 1.10's joint.sdf (libsdformat 13.0, gazebosim/sdformat#1112) makes every limit
+# infinite by default. libsdformat converts each file to the newest version it knows before
+# reading it, so from 14 (Harmonic) on these are the defaults of a file of ANY version; a 1.9
+# file without <limit> reads as unlimited (-inf..inf), not +-1e16 (checked with libsdformat
+# 14.9.0 and 15.4.0 on their test/sdf/empty_axis.sdf, test/differential/MISMATCHES.md).
+_LIMIT_DEFAULTS_1_10 = {**_LIMIT_DEFAULTS, 'lower': -math.inf, 'upper': math.inf,
+                        'effort': math.inf, 'velocity': math.inf}
+
+
+def limit_defaults() -> dict[str, float]:
+    """The ``<limit>`` defaults of the libsdformat of the target being read for."""
+    newest = gazebo.current().spec
+    return _LIMIT_DEFAULTS_1_10 if tuple(map(int, newest.split('.'))) >= (1, 10) else _LIMIT_DEFAULTS
 _DYNAMICS_DEFAULTS = {'damping': 0.0, 'friction': 0.0, 'spring_reference': 0.0,
                       'spring_stiffness': 0.0}
 
@@ -62,12 +78,18 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
             # 1.6 -> 1.7 turns use_parent_model_frame into expressed_in.
             axis.expressed_in = '__model__'
     lim = k.get('limit')
+    defaults = limit_defaults()
     if lim is None and kind in LIMITED_TYPES:
+        bounds = ('lower -inf, upper inf' if math.isinf(defaults['upper'])
+                  else 'lower -1e16, upper 1e16')
         ctx.warn(ErrorCode.DEFAULT_ASSUMED,
-                 f'{kind} joint axis has no <limit>: libsdformat assumes lower -1e16, upper 1e16 '
+                 f'{kind} joint axis has no <limit>: libsdformat assumes {bounds} '
                  'and unlimited effort and velocity', el)
+    if lim is None and defaults is _LIMIT_DEFAULTS_1_10:
+        axis.lower, axis.upper = defaults['lower'], defaults['upper']
+        axis.effort, axis.velocity = defaults['effort'], defaults['velocity']
     if lim is not None:
-        li = floats_by_tag(ctx, lim, _LIMIT_DEFAULTS, infinite=True)  # inf bounds as libsdformat
+        li = floats_by_tag(ctx, lim, defaults, infinite=True)  # inf bounds as libsdformat
         axis.lower, axis.upper = li['lower'], li['upper']
         axis.effort, axis.velocity = li['effort'], li['velocity']
         axis.stiffness, axis.dissipation = li['stiffness'], li['dissipation']

@@ -82,7 +82,7 @@ def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
         i = link.inertial
         if i.world is not None:
             snap.link_masses[k] = snap.masses[k] = in_world(i.mass, i.world, i.inertia)
-        if i.mass <= 0.0 or (urdf and not i.written):  # no mass: the converter picks one
+        if i.mass <= 1e-6 or (urdf and not i.written):
             snap.massless.add(k)
     for f in r.frames:
         k = _key(f.name, pre)

@@ -18,6 +18,8 @@ from differential.reference import ours_report
 
 DATA = Path(__file__).resolve().parents[1] / 'data' / 'sdf_newer'
 TOL = 1e-9
+# Drake embeds a libsdformat that reads SDFormat 1.12: the Jetty target.
+DRAKE_TARGET = 'jetty'
 
 # joint_child_model_frame_1_10: libsdformat 12.9+ read a child __model__ as the canonical link
 ACCEPTED = ['world_joint_fixed.sdf', 'nested_1_11.sdf', 'joint_child_model_frame_1_10.sdf']
@@ -60,7 +62,7 @@ def _merge_world(tmp_path: Path) -> Path:
 @pytest.mark.parametrize('name', ACCEPTED)
 def test_newer_model_poses_match_drake(name: str) -> None:
     path = DATA / name
-    ours = ours_report(path)
+    ours = ours_report(path, gazebo=DRAKE_TARGET)
     assert ours['valid'], ours['errors']
     diffs = _pose_diffs(ours, drake_load(path).poses)
     assert not diffs, '\n'.join(diffs)
@@ -76,7 +78,7 @@ def _as_1_11(name: str, tmp_path: Path) -> Path:
 @pytest.mark.parametrize('name', AS_1_11)
 def test_own_model_read_as_1_11_matches_drake(name: str, tmp_path: Path) -> None:
     path = _as_1_11(name, tmp_path)
-    ours = ours_report(path)
+    ours = ours_report(path, gazebo=DRAKE_TARGET)
     assert ours['valid'], ours['errors']
     assert ours['version'] == '1.11'
     diffs = _pose_diffs(ours, drake_load(path).poses)
@@ -86,13 +88,13 @@ def test_own_model_read_as_1_11_matches_drake(name: str, tmp_path: Path) -> None
 def test_drake_refuses_non_orthogonal_universal_axes_libsdformat_accepts(tmp_path: Path) -> None:
     """Drake's universal joint needs orthogonal axes; libsdformat (and we) take any two."""
     path = _as_1_11('joints_all.sdf', tmp_path)
-    assert ours_report(path)['valid']
+    assert ours_report(path, gazebo=DRAKE_TARGET)['valid']
     with pytest.raises(DrakeRefusedError, match='axis and axis2 must be orthogonal'):
         drake_load(path)
 
 
 def test_world_joint_is_in_both_graphs() -> None:
-    ours = ours_report(DATA / 'world_joint_fixed.sdf')
+    ours = ours_report(DATA / 'world_joint_fixed.sdf', gazebo=DRAKE_TARGET)
     (joint,) = ours['joints']
     assert (joint['name'], joint['parent'], joint['child']) == ('weld', 'a::l', 'b::l')
     (tip,) = ours['frames']
@@ -104,7 +106,7 @@ def test_world_joint_is_in_both_graphs() -> None:
 
 def test_merge_include_into_world_matches_drake(tmp_path: Path) -> None:
     path = _merge_world(tmp_path)
-    ours = ours_report(path)
+    ours = ours_report(path, gazebo=DRAKE_TARGET)
     assert ours['valid'], ours['errors']
     names = {f['name'] for f in ours['frames']}
     assert '_merged__two_arms__model__' in names
@@ -119,7 +121,7 @@ def test_merge_include_into_world_matches_drake(tmp_path: Path) -> None:
 ])
 def test_bad_world_joint_refused_by_both(name: str, code: str, line: int) -> None:
     path = DATA / name
-    ours = ours_report(path)
+    ours = ours_report(path, gazebo=DRAKE_TARGET)
     assert (code, line) in {(e['code'], e['line']) for e in ours['errors']}, ours['errors']
     with pytest.raises(DrakeRefusedError):
         drake_load(path)
@@ -131,7 +133,7 @@ def test_drake_refuses_moving_world_joints_libsdformat_accepts(tmp_path: Path) -
     text = text.replace('<child>b::l</child>', '<child>b::l</child><axis><xyz>0 0 1</xyz></axis>')
     path = tmp_path / 'world_joint_revolute.sdf'
     path.write_text(text)
-    assert ours_report(path)['valid']
+    assert ours_report(path, gazebo=DRAKE_TARGET)['valid']
     with pytest.raises(DrakeRefusedError, match='Only fixed joints are permitted in world joints'):
         drake_load(path)
 

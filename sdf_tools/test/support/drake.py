@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,8 @@ class DrakeResult:
 
     poses: dict[str, tuple[list[float], list[float]]]  # name -> (xyz, quat_xyzw)
     joint_types: dict[str, str]  # scoped joint name -> Drake's type name
+    # scoped joint name -> (position lower, position upper, velocity upper) of its first dof
+    joint_limits: dict[str, tuple[float, float, float]] = field(default_factory=dict)
 
 
 def require_drake() -> None:
@@ -67,8 +69,13 @@ def drake_load(path: Path) -> DrakeResult:
         name = f'{plant.GetModelInstanceName(body.model_instance())}::{body.name()}'
         poses[name] = ([float(v) for v in x.translation()], [qx, qy, qz, w])
     joints: dict[str, str] = {}
+    limits: dict[str, tuple[float, float, float]] = {}
     for i in range(plant.num_joints()):
         joint = plant.get_joint(JointIndex(i))
         instance = plant.GetModelInstanceName(joint.model_instance())
         joints[f'{instance}::{joint.name()}'] = joint.type_name()
-    return DrakeResult(poses, joints)
+        if joint.num_positions() == 1:
+            limits[f'{instance}::{joint.name()}'] = (
+                float(joint.position_lower_limits()[0]), float(joint.position_upper_limits()[0]),
+                float(joint.velocity_upper_limits()[0]))
+    return DrakeResult(poses, joints, limits)

@@ -114,6 +114,7 @@ def run_probe(
     *,
     cwd: str | os.PathLike[str] | None = None,
     ign_check: bool = False,
+    probe: str | os.PathLike[str] | None = None,
 ) -> dict[str, Any]:
     """Load ``path`` with libsdformat 12 and return the probe's report.
 
@@ -132,6 +133,9 @@ def run_probe(
         cwd: Working directory of the probe; defaults to the file's directory.
         ign_check: Also run the extra checks of ``ign sdf -k``; the report then has an
             ``ign_check`` member ``{valid, failed}``.
+        probe: Another build of the probe to run instead (the same source built against
+            libsdformat 14-16, tools/libsdformat_test_sweep.py ``--probe``); default: the
+            libsdformat 12 one, built on first use.
 
     Returns:
         The decoded JSON report.
@@ -139,7 +143,7 @@ def run_probe(
     Raises:
         ProbeError: The probe is unavailable, crashed, timed out or printed no JSON.
     """
-    probe = build_probe()
+    probe = Path(probe) if probe is not None else build_probe()
     file = Path(path).absolute()
     run_env = dict(os.environ)
     for key, value in (env or {}).items():

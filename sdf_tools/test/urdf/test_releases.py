@@ -115,22 +115,3 @@ def test_light_of_a_lumped_link_is_reposed_from_12_6(gazebo: str) -> None:
     expected = joint @ written if gazebo != 'fortress' else written
     got = _pose(light.findtext('pose') or '')
     assert np.max(np.abs(got - expected)) < 1e-9
-
-
-@pytest.mark.parametrize('gazebo', NEWER)
-@pytest.mark.parametrize('name', ['gazebo_entity_joint_parent_lumped.urdf',
-                                  'gazebo_entity_pose_relative_to_lumped.urdf',
-                                  'gazebo_entity_frame_attached_to_lumped.urdf'])
-def test_gazebo_entities_may_name_lumped_links(name: str, gazebo: str) -> None:
-    # gazebosim/sdformat#1148 (13.1): a frame keeps each lumped link's and joint's name, so
-    # what a <gazebo> block adds may name them (12.3 refuses: the probe cases of Fortress)
-    ours = _report(name, gazebo)
-    assert ours['valid'], ours['errors']
-    assert not _report(name, 'fortress')['valid']
-
-
-@pytest.mark.parametrize('gazebo', NEWER)
-def test_gazebo_frame_named_like_a_lumped_link_is_a_duplicate(gazebo: str) -> None:
-    ours = _report('gazebo_entity_frame_named_like_lumped_link.urdf', gazebo)
-    assert [(d['code'], d['line']) for d in ours['errors']] == [('DUPLICATE_NAME', 10)]
-    assert _report('gazebo_entity_frame_named_like_lumped_link.urdf', 'fortress')['valid']

@@ -11,6 +11,8 @@ it is printed as a ``quat_xyzw`` pose.
 """
 from __future__ import annotations
 
+import math
+
 from collections.abc import Callable
 
 from lxml import etree
@@ -233,12 +235,17 @@ def axis_element(parent: etree._Element, tag: str, axis: JointAxis, jtype: str,
         # it with a warning there; our exporters and the description publisher read it.
         sub(el, 'initial_position', num(axis.initial_position))
     limit = sub(el, 'limit')
-    if jtype != 'continuous' and (axis.lower, axis.upper) != (-1e16, 1e16):
+    # Unlimited is +-1e16 / -1 read for Fortress and +-inf read for Harmonic on (SDFormat
+    # 1.10's defaults); the bounds are written as read (every libsdformat reads "inf"),
+    # effort and velocity left out (both spellings mean no limit).
+    unbounded = (axis.lower, axis.upper) in ((-1e16, 1e16), (-math.inf, math.inf))
+    if jtype != 'continuous' and not unbounded:
         sub(limit, 'lower', num(axis.lower))
         sub(limit, 'upper', num(axis.upper))
     for field in ('effort', 'velocity', 'stiffness', 'dissipation'):
         value = getattr(axis, field)
-        if value != getattr(_AXIS_DEFAULTS, field):
+        if value != getattr(_AXIS_DEFAULTS, field) and not (
+                field in ('effort', 'velocity') and value == math.inf):
             sub(limit, field, num(value))
     dyn = sub(el, 'dynamics')
     for field in ('damping', 'friction', 'spring_reference', 'spring_stiffness'):
@@ -253,7 +260,7 @@ def axis_element(parent: etree._Element, tag: str, axis: JointAxis, jtype: str,
     if not len(dyn):
         el.remove(dyn)
     # A continuous joint has no position limits: SDFormat's own "none" is written.
-    ends = (-1e16, 1e16) if jtype == 'continuous' else (axis.lower, axis.upper)
+    ends = (-1e16, 1e16) if jtype == 'continuous' and not unbounded else (axis.lower, axis.upper)
     _required(el, limit, dict(zip(('lower', 'upper'), ends, strict=True)))
     _required(el, dyn, {'spring_reference': axis.spring_reference,
                         'spring_stiffness': axis.spring_stiffness})

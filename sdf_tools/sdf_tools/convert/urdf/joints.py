@@ -93,8 +93,8 @@ def _finite(x: float, fallback: float) -> float:
 def _limit(step: Step) -> ULimit | None:
     a = step.sdf_axis if step.sdf_axis is not None else JointAxis()
     if step.type == 'continuous':
-        if a.effort < 0 and a.velocity < 0:
-            return None
+        if not 0 <= a.effort < math.inf and not 0 <= a.velocity < math.inf:
+            return None  # unlimited: -1 (SDFormat <= 1.9's default) or inf (1.10's)
         return ULimit(_finite(a.effort, -1.0), _finite(a.velocity, -1.0))
     return ULimit(_finite(a.effort, -1.0), _finite(a.velocity, -1.0),
                   _finite(a.lower, -1e16), _finite(a.upper, 1e16))
