@@ -12,7 +12,6 @@ it is printed as a ``quat_xyzw`` pose.
 from __future__ import annotations
 
 import math
-
 from collections.abc import Callable
 
 from lxml import etree
