@@ -157,9 +157,15 @@ def _each(j: _Judge, measure: str, kind: str, want: Mapping[str, T], got: dict[s
             j.value(measure, f'{kind} [{name}]', error(w, g))
 
 
-def _poses(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
+def _poses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
     bodies = {k: v for k, v in exp.poses.items() if k in exp.link_masses}  # not a <frame>
-    _each(j, 'body pose', 'link', bodies, obs.poses, pose_error)
+    static = sorted(k for k in bodies if _find(obs.poses, k) is None and
+                    (k in obs.static or k.replace('::', '/') in obs.static))
+    if static:
+        notes.append(f'body pose not compared for {len(static)} links the engine keeps as world '
+                     f'geometry, not bodies: {", ".join(static)}')
+    _each(j, 'body pose', 'link', {k: v for k, v in bodies.items() if k not in static},
+          obs.poses, pose_error)
 
 
 def _vec(a: Any, b: Any) -> float:
@@ -306,7 +312,7 @@ def compare(exp: Snapshot, obs: Snapshot) -> Verdict:
     """Compare the output's snapshot ``obs`` with the source's ``exp``."""
     j = _Judge(obs)
     notes = list(exp.notes) + list(obs.notes)
-    _poses(j, exp, obs)
+    _poses(j, exp, obs, notes)
     _joints(j, exp, obs)
     _actuators(j, exp, obs)
     _masses(j, exp, obs, notes)

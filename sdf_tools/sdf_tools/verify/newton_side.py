@@ -147,6 +147,7 @@ def newton_snapshot(path: str, usd: Snapshot) -> Snapshot | str:
     snap = Snapshot(f'Newton {version} add_usd', tolerances=dict(TOLERANCES),
                     optional=dict(usd.optional),
                     lacks={'sensor pose': NO_SENSORS, 'sensor parameters': NO_SENSORS})
+    snap.static = set(usd.static)  # Newton attaches their shapes to the world (body -1)
     _bodies(b, body_q, usd.paths, snap)
     _joints(b, body_q, usd.paths, snap)
     return snap

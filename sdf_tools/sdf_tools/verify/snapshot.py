@@ -81,6 +81,9 @@ class Snapshot:
     joint_aliases: dict[str, str] = field(default_factory=dict)  # other name -> name
     welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to
     free: set[str] = field(default_factory=set)  # bodies free in space (no joint holds them)
+    # Links the engine keeps as world geometry, not as bodies (a static model's): no pose of
+    # their own there, so not compared by pose (a note says so).
+    static: set[str] = field(default_factory=set)
     sensors: dict[str, Transform] = field(default_factory=dict)
     paths: dict[str, str] = field(default_factory=dict)  # the engine's path of an object -> name
     # Sensor -> parameter -> value (verify/sensor_values.py names the parameters).

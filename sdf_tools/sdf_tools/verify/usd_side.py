@@ -177,6 +177,8 @@ def _links(stage: Usd.Stage, bodies: list[Usd.Prim], model: str | None, snap: Sn
             got = _mass(prim, x) if prim.HasAPI(UsdPhysics.RigidBodyAPI) else None
             if got is not None:
                 snap.masses[key] = got
+            if not prim.HasAPI(UsdPhysics.RigidBodyAPI):
+                snap.static.add(key)
     return keys
 
 

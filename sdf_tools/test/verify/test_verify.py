@@ -290,3 +290,48 @@ def test_newton_agrees_with_a_clean_usd_export_to_float32_precision(tmp_path: Pa
         newton = v.measures[f'{m} (Newton)']
         assert newton.compared == v.measures[m].compared > 0, m
         assert newton.tolerance >= v.measures[m].tolerance  # float32 throughout
+
+
+STATIC_WORLD = '''<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+  <model name="ground"><static>true</static><link name="link">
+    <collision name="c"><geometry><box><size>5 5 0.1</size></box></geometry></collision></link></model>
+  <model name="box"><pose>0 0 1 0 0 0.3</pose><link name="link">
+    <inertial><mass>2</mass><inertia><ixx>0.1</ixx><ixy>0</ixy><ixz>0</ixz><iyy>0.1</iyy><iyz>0</iyz><izz>0.1</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+</world></sdf>
+'''
+
+
+def test_a_static_model_is_world_geometry_in_newton_not_a_missing_body(tmp_path: Path) -> None:
+    src = tmp_path / 'world.sdf'
+    src.write_text(STATIC_WORLD)
+    v = verify_files(str(_export(src, tmp_path / 'world.usda')), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['body pose'].compared == 2  # usd-core: the ground's Xform too
+    assert v.measures['body pose (Newton)'].compared == 1
+    assert any('world geometry' in n and 'ground::link' in n for n in v.notes), v.notes
+
+
+SMALL = '''<robot name="small">
+  <link name="base"><inertial><mass value="1e-6"/>
+    <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
+  <link name="trunk"><inertial><origin xyz="0.01 0 0"/><mass value="5"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.2" iyz="0" izz="0.3"/></inertial></link>
+  <link name="tip"><inertial><mass value="1e-4"/>
+    <inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="mount" type="fixed"><parent link="base"/><child link="trunk"/></joint>
+  <joint name="tip_joint" type="prismatic"><parent link="trunk"/><child link="tip"/>
+    <origin xyz="0.3 0 0"/><axis xyz="1 0 0"/><limit lower="0" upper="0.1" effort="10" velocity="1"/></joint>
+</robot>
+'''
+
+
+def test_a_written_small_mass_and_a_zero_inertia_are_compared_as_written(tmp_path: Path) -> None:
+    src = tmp_path / 'small.urdf'
+    src.write_text(SMALL)
+    v = verify_files(str(_export(src, tmp_path / 'small.sdf')), str(src))
+    # base's 1e-6 kg is lumped with trunk's 5 kg: the expected body holds both
+    assert v.ok, [str(d) for d in v.differences]
+    assert not any('no mass in the source' in n for n in v.notes), v.notes
+    assert v.measures['inertia'].compared == 2 and v.measures['inertia'].worst <= 1e-12
