@@ -22,7 +22,6 @@ What ``robot_description`` carries:
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -93,6 +92,7 @@ def _read_input(params: PublisherParams, text: str | None, text_source: str | No
                                     'robot_description' + (' or publish on description_topic'
                                                            if params.description_topic else '')]
     if _is_xacro_text(text):
+        import tempfile
         with tempfile.TemporaryDirectory() as tmp:
             path = Path(tmp) / 'robot_description.urdf.xacro'
             path.write_text(text, encoding='utf-8')

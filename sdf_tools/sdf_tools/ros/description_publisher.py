@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from builtin_interfaces.msg import Time as BuiltinTime
 from geometry_msgs.msg import TransformStamped
@@ -34,20 +34,23 @@ from rclpy.serialization import deserialize_message
 from rclpy.subscription import Subscription
 from rclpy.time import Time
 from rclpy.timer import Timer
-from sensor_msgs.msg import JointState
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
 from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.ros.description import LoadedDescription, load_description
-from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
 from sdf_tools.ros.once_log import OnceLog
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
 from sdf_tools.ros.spin import run_node
-from sdf_tools.ros.tf_fast_path import FastTfPath, rmw_speaks_cdr
 from sdf_tools.ros.tf_tree import TfTree, file_initial_positions
 from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.transform import Transform
+
+if TYPE_CHECKING:  # imported where used: after the first /tf_static (see __init__)
+    from sensor_msgs.msg import JointState
+
+    from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
+    from sdf_tools.ros.tf_fast_path import FastTfPath
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                      reliability=ReliabilityPolicy.RELIABLE)
@@ -61,6 +64,7 @@ ACTOR_FALLBACK_HZ = 20.0  # actor frames when publish_frequency is 0
 
 def fast_path_wanted() -> bool:
     """Return True unless ``SDF_TOOLS_TF_FAST_PATH=0`` or the rmw does not speak CDR."""
+    from sdf_tools.ros.tf_fast_path import rmw_speaks_cdr
     return os.environ.get('SDF_TOOLS_TF_FAST_PATH', '1') != '0' and rmw_speaks_cdr()
 
 
@@ -73,32 +77,29 @@ def fill(msg: TransformStamped, x: Transform) -> TransformStamped:
 
 
 class DescriptionPublisher(TypedParameters):
-    """Publish robot_description, /tf_static and /tf for one description."""
+    """Publish robot_description, /tf_static and /tf for one description.
+
+    At start, ``/tf_static`` goes out as soon as the description is loaded:
+    what only ``joint_states`` needs (its subscription, the joint mapper and
+    their imports) comes after it.
+    """
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__('description_publisher', **kwargs)
-        for spec in PUBLISHER_PARAMS:
-            self.declare_typed(spec.name, spec.default, spec.description,
-                               dynamic=spec.dynamic_typing)
+        self.declare_all([(s.name, s.default, s.description, s.dynamic_typing)
+                          for s in PUBLISHER_PARAMS])
         self.params = self._read_params()
         self._description_pub = self.create_publisher(String, 'robot_description', LATCHED)
         self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
-        # joint_states taken serialized (tf_fast_path) where the rmw's bytes are CDR as we read it
-        self._fast_ok = fast_path_wanted()
-        self.get_logger().info('joint_states -> /tf: ' + ('serialized fast path' if self._fast_ok
-                                                          else 'ordinary path'))
-        self.create_subscription(
-            JointState, 'joint_states',
-            self._on_joint_states_raw if self._fast_ok else self._on_joint_states,
-            JOINT_STATES_QOS, raw=self._fast_ok)
+        self._fast_ok = False  # decided by _subscribe_joint_states
         self._once = OnceLog(self.get_logger())
         self._pending: LoadedDescription | None = None  # checked by _check_params, applied after
         self._mesh_uris_told = False  # the mesh URI rewrite is said once at INFO, then at DEBUG
         self._tree: TfTree | None = None
         self._mapper: JointStateMapper | None = None
         self._fast: FastTfPath | None = None
-        self._throttle = PublishThrottle()
+        self._throttle: PublishThrottle | None = None
         self._moving_msgs: dict[tuple[str, str], TransformStamped] = {}
         self._topic_text: str | None = None
         self._mirroring = False  # setting robot_description to what is published (no reload)
@@ -110,7 +111,27 @@ class DescriptionPublisher(TypedParameters):
         self.add_on_set_parameters_callback(self._check_params)
         self.add_post_set_parameters_callback(self._params_changed)
         self.reload()
+        self._subscribe_joint_states()
         self._subscribe_description_topic()
+
+    def _subscribe_joint_states(self) -> None:
+        """Take joint_states, serialized (tf_fast_path) where the rmw's bytes are CDR as we read it."""
+        from sensor_msgs.msg import JointState
+        self._fast_ok = fast_path_wanted()
+        self.get_logger().info('joint_states -> /tf: ' + ('serialized fast path' if self._fast_ok
+                                                          else 'ordinary path'))
+        if self._mapper is not None:
+            self._fast = self._fast_path(self._mapper)
+        self.create_subscription(
+            JointState, 'joint_states',
+            self._on_joint_states_raw if self._fast_ok else self._on_joint_states,
+            JOINT_STATES_QOS, raw=self._fast_ok)
+
+    def _fast_path(self, mapper: JointStateMapper) -> FastTfPath | None:
+        if not self._fast_ok:
+            return None
+        from sdf_tools.ros.tf_fast_path import FastTfPath
+        return FastTfPath(mapper, self.params.frame_prefix)
 
     # -- parameters ---------------------------------------------------------------------------
     def _read_params(self) -> PublisherParams:
@@ -206,15 +227,16 @@ class DescriptionPublisher(TypedParameters):
                                         'previous description')
             return False
         self._tree = loaded.tree
+        self._publish_static(loaded.tree)  # first: TF listeners wait for it
+        from sdf_tools.ros.joint_states import JointStateMapper, PublishThrottle
         self._mapper = JointStateMapper(loaded.tree)
-        self._fast = FastTfPath(self._mapper, self.params.frame_prefix) if self._fast_ok else None
+        self._fast = self._fast_path(self._mapper)
         self._throttle = PublishThrottle()
         self._moving_msgs = {}
         if loaded.text is not None:
             self._description_pub.publish(String(data=loaded.text))
             if from_text or self.params.description_file:
                 self._mirror_description(loaded.text)
-        self._publish_static(loaded.tree)
         self._start_initial(loaded.tree)
         self._actor_t0 = self.get_clock().now()
         self._restart_actor_timer()
@@ -325,7 +347,7 @@ class DescriptionPublisher(TypedParameters):
         self._static_pub.publish(msg)
 
     def _on_joint_states(self, msg: JointState) -> None:
-        if self._mapper is None:
+        if self._mapper is None or self._throttle is None:
             return
         names: Sequence[str] = msg.name
         if msg.header.stamp.sec < 0:
@@ -365,10 +387,11 @@ class DescriptionPublisher(TypedParameters):
 
     def _on_joint_states_raw(self, data: bytes) -> None:
         """The same as :meth:`_on_joint_states`, on serialized messages (tf_fast_path)."""
-        if self._fast is None:
+        if self._fast is None or self._throttle is None:
             return
         msg = self._fast.parse(data)
         if msg is None:  # not little-endian CDR: the ordinary way
+            from sensor_msgs.msg import JointState
             self._on_joint_states(deserialize_message(data, JointState))
             return
         if msg.sec < 0:
@@ -418,6 +441,7 @@ class DescriptionPublisher(TypedParameters):
 
 def unknown_joints(tree: TfTree, text: str) -> str:
     """Name the joints of ``initial_positions`` that are no movable joint of ``tree`` ('' : none)."""
+    from sdf_tools.ros.joint_states import JointStateMapper
     mapper = JointStateMapper(tree)
     bad = [n for n in parse_joint_positions(text)[0] if mapper.lookup(n)[0] is None]
     if not bad:

@@ -135,9 +135,9 @@ class SpawnerNode(TypedParameters):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__('spawner', allow_undeclared_parameters=True, **kwargs)
-        for name, default in {**PARAMETERS, **STARTUP_PARAMETERS}.items():
-            # xacro_args is a list of strings or one shell-quoted string
-            self.declare_typed(name, default, dynamic=name == 'xacro_args')
+        # xacro_args is a list of strings or one shell-quoted string
+        self.declare_all([(name, default, '', name == 'xacro_args')
+                          for name, default in {**PARAMETERS, **STARTUP_PARAMETERS}.items()])
         self.exit_code: int | None = None
         self._group = ReentrantCallbackGroup()
         self._backend: SimulatorBackend | None = None

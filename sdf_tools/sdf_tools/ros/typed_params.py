@@ -12,6 +12,7 @@ services' ``set_parameters_atomically``; rclpy's check still runs after it.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rcl_interfaces.msg import ParameterDescriptor, ParameterType, SetParametersResult
@@ -39,26 +40,29 @@ def descriptor(default: object, description: str = '', *,
 
 
 class TypedParameters(Node):
-    """A node whose parameters are declared with :meth:`declare_typed`."""
+    """A node whose parameters are declared with :meth:`declare_all`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._typed_defaults: dict[str, object] = {}
 
-    def declare_typed(self, name: str, default: str | float | bool, description: str = '', *,
-                      dynamic: bool = False) -> None:
-        """Declare ``name`` typed by ``default``; a start-up value of another type raises.
+    def declare_all(self, specs: Sequence[tuple[str, str | float | bool, str, bool]]) -> None:
+        """Declare ``(name, default, description, dynamic)`` each typed by its default, at once.
+
+        Every start-up value is checked before any parameter is declared.
 
         Raises:
-            ParameterTypeError: ``-p`` or a params file gave ``name`` a value of another type.
+            ParameterTypeError: ``-p`` or a params file gave one a value of another type.
         """
-        given = self._parameter_overrides.get(name)  # what -p or a params file set (rclpy's)
-        reason = None if dynamic or given is None else wrong_type(name, default, given.value)
-        if reason is not None:
-            raise ParameterTypeError(f'{reason}: give it as {type_example(default)}')
-        self.declare_parameter(name, default, descriptor(default, description, dynamic=dynamic))
-        if not dynamic:
-            self._typed_defaults[name] = default
+        for name, default, _, dynamic in specs:
+            given = self._parameter_overrides.get(name)
+            reason = None if dynamic or given is None else wrong_type(name, default, given.value)
+            if reason is not None:
+                raise ParameterTypeError(f'{reason}: give it as {type_example(default)}')
+        self.declare_parameters('', [(name, default, descriptor(default, text, dynamic=dynamic))
+                                     for name, default, text, dynamic in specs])
+        self._typed_defaults.update({name: default for name, default, _, dynamic in specs
+                                     if not dynamic})
 
     def set_parameters_atomically(self, parameter_list: list[Parameter[Any]]
                                   ) -> SetParametersResult:
