@@ -29,14 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / 'gazebo_standin'))
 
-import sdf_tools  # noqa: E402  (after the stand-in's folder is on the path)
-from sdf_tools.spawn.gz_cli import gz_cli_backend  # noqa: E402
-from sdf_tools.spawn.pipeline import SpawnRequest, list_entities, spawn  # noqa: E402
-from sdf_tools.spawn.prepare import ModelSource  # noqa: E402
-from sdf_tools.spawn.result import Outcome  # noqa: E402
-from sdf_tools.spawn.simulator import SimulatorBackend  # noqa: E402
-from sdf_tools.transform import Transform  # noqa: E402
-from standin import (  # noqa: E402
+from sdf_tools.spawn.gz_cli import gz_cli_backend
+from sdf_tools.spawn.pipeline import SpawnRequest, list_entities, spawn
+from sdf_tools.spawn.prepare import ModelSource
+from sdf_tools.spawn.result import Outcome
+from sdf_tools.spawn.simulator import SimulatorBackend
+from sdf_tools.transform import Transform
+from standin import (
     StandIn,
     StandInError,
     in_private_network,
@@ -44,6 +43,8 @@ from standin import (  # noqa: E402
     private_network_problem,
     transport_env,
 )
+
+import sdf_tools
 
 EXAMPLES = Path(sdf_tools.__file__).resolve().parent / 'examples'
 _BROKEN = '<sdf version="1.9"><model name="broken"><link name="l"/><link name="l"/></model></sdf>'

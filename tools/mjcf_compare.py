@@ -25,13 +25,12 @@ from lxml import etree
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / 'sdf_tools' / 'test'))
 
-import mujoco  # noqa: E402
-from differential.corpus import corpus  # noqa: E402
-
-from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf  # noqa: E402
-from sdf_tools.convert.options import ConversionOptions  # noqa: E402
-from sdf_tools.load import load_file  # noqa: E402
-from sdf_tools.sdf.uris import resolve_uri  # noqa: E402
+import mujoco
+from differential.corpus import corpus
+from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
+from sdf_tools.convert.options import ConversionOptions
+from sdf_tools.load import load_file
+from sdf_tools.sdf.uris import resolve_uri
 
 OUT = ROOT / 'docs' / 'mjcf_vs_mujoco_urdf.md'
 ROBOTS = ['ur5_robot.urdf', 'panda.urdf', 'solo12.urdf', 'a1.urdf', 'talos_full_v2.urdf',

@@ -25,9 +25,9 @@ TEST_DIR = Path(__file__).resolve().parents[1] / 'sdf_tools' / 'test'
 sys.path.insert(0, str(TEST_DIR))
 sys.path.insert(0, str(TEST_DIR.parent))
 
-from report.test_first_view_in_browser import check_first_view  # noqa: E402
-from report.test_page_in_browser import write_page  # noqa: E402
-from support.chromium import Browser, BrowserError  # noqa: E402
+from report.test_first_view_in_browser import check_first_view
+from report.test_page_in_browser import write_page
+from support.chromium import Browser, BrowserError
 
 
 def _files(dirs: list[Path]) -> list[Path]:

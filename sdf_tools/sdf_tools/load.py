@@ -124,8 +124,11 @@ def _with_graphs(result: LoadResult) -> LoadResult:
     doc = result.document
     if doc is None:
         return result
-    # 1.10+ files are judged by the libsdformat that reads them (13+).
-    newer = doc.format == 'sdf' and version_tuple(doc.version or '') >= (1, 10)
+    # 1.10+ files are judged by the libsdformat that reads them (13+); for a target whose
+    # libsdformat is 13+ (Harmonic on) every file is (libsdformat 14.9.0 accepts a child
+    # __model__ in its test/sdf/joint_child_model_frame.sdf, a 1.8 file; 12.3 refuses it).
+    newer = doc.format == 'sdf' and (version_tuple(doc.version or '') >= (1, 10)
+                                     or current_target().libsdformat >= 13)
     if doc.model is not None:
         g = build_model_graphs(doc.model)
         result.model_graphs = g

@@ -29,8 +29,10 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
     libsdformat version does (``checkJointParentChildNames``, and from 13.3 on
     ``checkJointAxisExpressedInValues``): nested models' joints are not checked there;
     their child is checked while the attached-to graph is built, as everywhere.
-    ``model_frame_child_ok``: a child ``__model__`` stands for the canonical link, as in
-    libsdformat 12.9 and later (for 1.10+ files); 12.3 refuses it.
+    ``model_frame_child_ok``: a child (or parent) ``__model__`` or nested model stands for
+    the canonical link, as in libsdformat 13+ (1.10+ files, and every file for Harmonic on:
+    14.9.0 and 15.4.0 accept their test/sdf/joint_parent_model_frame.sdf, a 1.8 file); 12.3
+    refuses it.
     """
     out: list[Diagnostic] = []
     scope = join(parent_scope, model.name)
@@ -42,7 +44,10 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
     for j in model.joints:
         parent, child = j.parent, j.child
         pv = ids.get(pre + parent)
-        if parent and parent != 'world' and (pv is None or kinds[pv] not in kinds_ok):
+        # From libsdformat 13 a parent may be a model frame too (``__model__``, a nested
+        # model): it stands for that model's canonical link, as a child does.
+        if parent and parent != 'world' and (pv is None or (
+                kinds[pv] not in kinds_ok and not (model_frame_child_ok and kinds[pv] in (Kind.MODEL, Kind.STATIC_MODEL)))):
             out.append(_d(ErrorCode.JOINT_PARENT_LINK_INVALID,
                           f'parent frame with name[{parent}] specified by joint with name[{j.name}] '
                           f'not found in model with name[{model.name}].', j))

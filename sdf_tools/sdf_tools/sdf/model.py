@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Extra, Frame, Model, RawPose
 from sdf_tools.model.canonical import canonical_link_relative_name
@@ -33,7 +34,10 @@ def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Mode
     if m.placement_frame:
         from sdf_tools.frames.placement import resolve_placed_model_pose  # frames depend on model only
         pose = replace(pose, value=resolve_placed_model_pose(m))
-    if ctx.version_tuple < (1, 10):  # judged by libsdformat 12, which prints it
+    # libsdformat 12 prints the pose (6 digits) and reads it back; 13+ keep every digit
+    # (libsdformat 14.9.0 on its test/integration/merge_include_model.sdf, a 1.9 file).
+    newer = gazebo.current().libsdformat >= 13
+    if ctx.version_tuple < (1, 10) and not newer:
         pose = replace(pose, value=pose_through_text_12(pose.value))
     rel = pose.relative_to or '__model__'
     parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),
@@ -52,6 +56,14 @@ def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Mode
         parent.models.append(replace(nested, pose=redirect(nested.pose, True)))
     for joint in m.joints:
         j = replace(joint, pose=redirect(joint.pose, False))
+        # From libsdformat 13 a parent/child __model__ is the included model's frame, i.e.
+        # the proxy (14.9.0 on its test/integration/merge_include_model.sdf); 12.3 keeps
+        # the name and refuses it (its probe: JOINT_CHILD_LINK_INVALID).
+        if newer:
+            if j.parent == '__model__':
+                j = replace(j, parent=proxy)
+            if j.child == '__model__':
+                j = replace(j, child=proxy)
         for attr in ('axis', 'axis2'):
             ax = getattr(j, attr)
             if ax is not None and ax.expressed_in == '__model__':

@@ -30,6 +30,8 @@ class DrakeResult:
     joint_types: dict[str, str]  # scoped joint name -> Drake's type name
     # scoped joint name -> (position lower, position upper, velocity upper) of its first dof
     joint_limits: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    # scoped joint name -> (parent body, child body), scoped like ``poses``
+    joint_bodies: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 def require_drake() -> None:
@@ -70,12 +72,17 @@ def drake_load(path: Path) -> DrakeResult:
         poses[name] = ([float(v) for v in x.translation()], [qx, qy, qz, w])
     joints: dict[str, str] = {}
     limits: dict[str, tuple[float, float, float]] = {}
+    bodies: dict[str, tuple[str, str]] = {}
+
+    def scoped(body: object) -> str:
+        return f'{plant.GetModelInstanceName(body.model_instance())}::{body.name()}'  # type: ignore[attr-defined]
     for i in range(plant.num_joints()):
         joint = plant.get_joint(JointIndex(i))
         instance = plant.GetModelInstanceName(joint.model_instance())
         joints[f'{instance}::{joint.name()}'] = joint.type_name()
+        bodies[f'{instance}::{joint.name()}'] = (scoped(joint.parent_body()), scoped(joint.child_body()))
         if joint.num_positions() == 1:
             limits[f'{instance}::{joint.name()}'] = (
                 float(joint.position_lower_limits()[0]), float(joint.position_upper_limits()[0]),
                 float(joint.velocity_upper_limits()[0]))
-    return DrakeResult(poses, joints, limits)
+    return DrakeResult(poses, joints, limits, bodies)
