@@ -43,11 +43,12 @@ from rcl_interfaces.srv import GetParameters
 from rclpy.callback_groups import ReentrantCallbackGroup
 from rclpy.executors import ExternalShutdownException, MultiThreadedExecutor
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
+from rclpy.signals import SignalHandlerOptions
 from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
 from sdf_tools.gazebo import TARGETS, using
-from sdf_tools.ros.spin import init_or_explain, make_or_explain
+from sdf_tools.ros.spin import init_or_explain, make_or_explain, stop_on_signals
 from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.spawn import (
     EntityInfo,
@@ -353,17 +354,26 @@ class SpawnerNode(TypedParameters):
 
 
 def main(args: list[str] | None = None) -> int:
-    """Run the node until SIGINT or SIGTERM (several threads: requests wait on Gazebo)."""
-    if not init_or_explain(args):
+    """Run the node until SIGINT or SIGTERM (several threads: requests wait on Gazebo).
+
+    Our signal handlers (:func:`sdf_tools.ros.spin.stop_on_signals`), not rclpy's:
+    a request still waiting on Gazebo must not keep a signalled spawner alive
+    (CI's Jazzy pass saw one outlive SIGTERM by 10 s); after the grace period
+    the process ends, saying so. A start-up spawn with ``exit_after_spawn``
+    shuts rclpy down itself, which ends the loop too.
+    """
+    if not init_or_explain(args, signal_handler_options=SignalHandlerOptions.NO):
         return 2
+    stop = stop_on_signals()
     node = make_or_explain(SpawnerNode)
     if node is None:
         return 2
     executor = MultiThreadedExecutor(num_threads=4)
     executor.add_node(node)
     try:
-        executor.spin()
-    except (KeyboardInterrupt, ExternalShutdownException):
+        while not stop.is_set() and rclpy.ok():
+            executor.spin_once(timeout_sec=0.1)
+    except ExternalShutdownException:
         pass
     finally:
         executor.shutdown()

@@ -30,3 +30,41 @@ def test_a_hung_stop_ends_after_the_grace_period() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+SPAWNER = '''
+import sys, time
+from sdf_tools.ros import spin, spawner_node
+spin.STOP_GRACE_S = 0.5
+def hang(self, request, response):  # a request that waits on Gazebo for ever
+    print('listing', flush=True)
+    time.sleep(3600)
+spawner_node.SpawnerNode._on_list = hang
+sys.exit(spawner_node.main(['x', '--ros-args', '-r', '__node:=hung_spawner']))
+'''
+
+
+def test_a_spawner_waiting_on_gazebo_stops_after_the_grace_period(ros: None) -> None:
+    """CI's Jazzy pass saw the spawner outlive SIGTERM by 10 s: it ran rclpy's handlers, no grace."""
+    import rclpy
+    from rclpy.node import Node
+
+    from sdf_tools_interfaces.srv import ListEntities
+    proc = subprocess.Popen([sys.executable, '-c', SPAWNER], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    node = Node('hung_spawner_client')
+    try:
+        client = node.create_client(ListEntities, '/hung_spawner/list')
+        assert client.wait_for_service(timeout_sec=30)
+        client.call_async(ListEntities.Request())
+        assert proc.stdout is not None and proc.stdout.readline().strip() == 'listing'
+        start = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=20)
+        assert code == 0 and time.monotonic() - start < 10
+        assert 'did not stop within 0.5 s' in (proc.stderr.read() if proc.stderr else '')
+    finally:
+        node.destroy_node()
+        if proc.poll() is None:
+            proc.kill()
+    assert rclpy.ok()
