@@ -21,6 +21,9 @@ def _is_model_frame(name: str) -> bool:
     return name == '__model__' or name.endswith('::__model__')
 
 
+_MODEL_KINDS = (Kind.MODEL, Kind.STATIC_MODEL)
+
+
 def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
                  model_frame_child_ok: bool = False) -> list[Diagnostic]:
     """Check the parent, child and axis frames of the joints directly in ``model``.
@@ -46,8 +49,8 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
         pv = ids.get(pre + parent)
         # From libsdformat 13 a parent may be a model frame too (``__model__``, a nested
         # model): it stands for that model's canonical link, as a child does.
-        if parent and parent != 'world' and (pv is None or (
-                kinds[pv] not in kinds_ok and not (model_frame_child_ok and kinds[pv] in (Kind.MODEL, Kind.STATIC_MODEL)))):
+        model_ok = model_frame_child_ok and pv is not None and kinds[pv] in _MODEL_KINDS
+        if parent and parent != 'world' and (pv is None or (kinds[pv] not in kinds_ok and not model_ok)):
             out.append(_d(ErrorCode.JOINT_PARENT_LINK_INVALID,
                           f'parent frame with name[{parent}] specified by joint with name[{j.name}] '
                           f'not found in model with name[{model.name}].', j))
