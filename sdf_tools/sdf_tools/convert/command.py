@@ -107,9 +107,11 @@ FLAGS: list[tuple[str, tuple[str, ...], dict[str, Any]]] = [
         'cannot simulate as triangles; static bodies keep triangles (default: %(default)s)'}),
     ('actuators', ('--actuators',), {
         'choices': ConversionOptions.CHOICES['actuators'], 'default': _D.actuators,
-        'help': 'MJCF/USD output: an actuator (USD: a drive) on every joint with an effort limit '
-        'no transmission drives: position servos (kp from the effort) or motors (default: '
-        '%(default)s)'}),
+        'help': 'MJCF/USD output: ros2_control: an actuator (USD: a drive) of its interface on '
+        'each joint a <ros2_control> command interface or <transmission> names, and no other '
+        '(the default does this too unless --no-joint-drive-from-transmission); position / '
+        'motor: also on every other joint with an effort limit, a servo (kp from the effort) '
+        'or a motor (default: %(default)s)'}),
     ('joint_positions', ('--joint-positions',), {
         'metavar': 'FILE.yaml|NAME=VALUE,...', 'default': '',
         'help': 'MJCF/USD output: where joints start (radians, metres), overriding '

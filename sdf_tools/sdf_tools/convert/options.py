@@ -61,10 +61,15 @@ class ConversionOptions:
             mesh collisions on moving bodies (PhysX simulates no triangle mesh on a
             dynamic body); a body that never moves keeps its triangles ('none').
             ``mesh_collision`` 'convex' or 'box' decides for every body.
-        actuators: MJCF and USD export: give every hinge and slide with an
-            effort limit that no transmission drives an actuator (a ``DriveAPI``
-            in USD), as Menagerie's robots have ('position': a servo, 'motor':
-            a torque or force; 'none').
+        actuators: MJCF and USD export: 'ros2_control' gives exactly the joints a
+            ``<ros2_control>`` command interface (or a ``<transmission>``) names
+            the actuator of that interface (USD: a drive), even with
+            ``joint_drive_from_transmission`` off, and reports a model that has
+            none; 'position' and 'motor' give, in addition, every other hinge
+            and slide with an effort limit one, as Menagerie's robots have (a
+            servo, or a torque or force); 'none' (the default) gives actuators
+            only to the joints ``joint_drive_from_transmission`` drives -- so a
+            URDF with ``<ros2_control>`` gets its interfaces' actuators by default.
         joint_positions: MJCF/USD export: where joints start, by scoped joint
             name (overrides ``<initial_position>``; see convert/joint_positions.py).
         assets_dir: MJCF written to a file: the directory its meshes, height
@@ -106,7 +111,7 @@ class ConversionOptions:
         'massless_links': ('lump', 'default-mass', 'drop', 'error'),
         'uris': ('keep', 'model', 'file', 'package'),
         'mesh_collision': ('keep', 'box', 'convex'),
-        'actuators': ('none', 'position', 'motor'),
+        'actuators': ('none', 'ros2_control', 'position', 'motor'),
         'usd_mesh_approximation': ('convexHull', 'convexDecomposition', 'meshSimplification',
                                    'boundingSphere', 'boundingCube', 'none'),
     }

@@ -7,7 +7,7 @@ limits`` (a joint's, and the ``ctrlrange`` of a position actuator), ``effort
 limit`` (a joint's, an actuator's ``forcerange``, a motor's ``ctrlrange``),
 ``velocity limit`` (a joint's, a velocity actuator's ``ctrlrange``), ``mass``
 (relative to max(1, mass)), ``centre of mass``, ``inertia`` (relative to the
-largest entry), ``sensor pose`` and ``sensor parameters`` (update rate, field
+largest entry of either side, at least 1e-12 kg m^2), ``sensor pose`` and ``sensor parameters`` (update rate, field
 of view, clipping, range, noise: relative to max(1, |value|)). An object the
 output lacks is a difference of its measure with no value; a measure its engine
 cannot hold at all is not compared (:attr:`Snapshot.lacks`, a note says why).
@@ -25,6 +25,7 @@ from sdf_tools.transform import Transform
 from sdf_tools.verify.snapshot import ActuatorState, JointState, MassProps, Snapshot, combine, rotation
 
 TOL = 1e-9
+INERTIA_FLOOR = 1e-12
 T = TypeVar('T')
 MEASURES = ('body pose', 'joint type', 'joint anchor', 'joint axis', 'joint limits',
             'effort limit', 'velocity limit', 'mass', 'centre of mass', 'inertia', 'sensor pose',
@@ -259,7 +260,9 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
 def _mass(j: _Judge, obj: str, want: MassProps, got: MassProps) -> None:
     j.value('mass', obj, abs(want.mass - got.mass) / max(1.0, want.mass))
     j.value('centre of mass', obj, _vec(want.com, got.com))
-    scale = max(float(np.abs(want.inertia).max()), 1e-300)
+    # Relative to the largest entry of either side, with a floor far below any real body's
+    # (1e-12 kg m^2): a zero inertia combined with itself leaves ~1e-38 of rounding.
+    scale = max(float(np.abs(want.inertia).max()), float(np.abs(got.inertia).max()), INERTIA_FLOOR)
     j.value('inertia', obj, _vec(want.inertia, got.inertia) / scale)
 
 
@@ -298,13 +301,17 @@ def _actuators(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
             _actuator(j, name, a, want)
 
 
-def _limits_notes(j: _Judge, obs: Snapshot) -> list[str]:
-    notes = [f'{m} not compared: {why}' for m, why in obs.lacks.items()]
+def _limits_notes(j: _Judge, exp: Snapshot, obs: Snapshot) -> list[str]:
+    """Say what was not compared, where the source had something to compare."""
+    notes = [f'{m} not compared: {why}' for m, why in obs.lacks.items()
+             if not m.startswith('sensor') or exp.sensors]
     notes += [f'{m} not compared for {len(objs)} objects the output has no place for it on '
               f'({obs.optional[m]}): {", ".join(objs)}' for m, objs in j.unheld.items()]
-    if obs.sensor_lacks:
+    written = {k.split(' ')[0] for params in exp.sensor_params.values() for k in params}
+    unheld = {k: why for k, why in obs.sensor_lacks.items() if k in written}
+    if unheld:
         notes.append('sensor parameters not compared: ' + '; '.join(
-            f'{k}: {why}' for k, why in obs.sensor_lacks.items()))
+            f'{k}: {why}' for k, why in unheld.items()))
     return notes
 
 
@@ -317,4 +324,4 @@ def compare(exp: Snapshot, obs: Snapshot) -> Verdict:
     _actuators(j, exp, obs)
     _masses(j, exp, obs, notes)
     _sensors(j, exp, obs)
-    return Verdict(obs.engine, j.measures, j.differences, notes + _limits_notes(j, obs))
+    return Verdict(obs.engine, j.measures, j.differences, notes + _limits_notes(j, exp, obs))

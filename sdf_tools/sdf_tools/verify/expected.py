@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 
+from sdf_tools.convert.massless import no_mass_for
 from sdf_tools.convert.mjcf.sensor_params import root
 from sdf_tools.resolved import Resolved, ResolvedAxis, ResolvedJoint
 from sdf_tools.verify.sensor_values import parameters
@@ -65,8 +66,15 @@ def _joint(j: ResolvedJoint, pre: str) -> JointState:
                       rate(a.velocity) if a else None)
 
 
-def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
-    """Return the snapshot of a resolved description (one model of it, if ``model``)."""
+def snapshot(r: Resolved, engine: str, model: str | None = None,
+             target: str | None = None) -> Snapshot:
+    """Return the snapshot of a resolved description (one model of it, if ``model``).
+
+    ``target`` is the output's format ('sdf', 'urdf', 'mjcf', 'usd'): a link whose
+    mass that format reads as none (:func:`sdf_tools.convert.massless.no_mass_for`, the
+    converters' own rule) gets the converter's mass, so it is left out of the
+    mass comparison (a note says so), as is a URDF link without ``<inertial>``.
+    """
     snap = Snapshot(engine)
     pre = scope_of(r, model)
     if pre is None:
@@ -82,7 +90,8 @@ def snapshot(r: Resolved, engine: str, model: str | None = None) -> Snapshot:
         i = link.inertial
         if i.world is not None:
             snap.link_masses[k] = snap.masses[k] = in_world(i.mass, i.world, i.inertia)
-        if i.mass <= 1e-6 or (urdf and not i.written):
+        no_mass = no_mass_for(link.element.inertial, target) if target else i.mass <= 0.0
+        if no_mass or (urdf and not i.written):
             snap.massless.add(k)
     for f in r.frames:
         k = _key(f.name, pre)

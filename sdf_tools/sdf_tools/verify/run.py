@@ -54,6 +54,15 @@ def output_snapshot(path: str, *, model: str | None = None, input_format: str = 
     return snapshot(r, f'sdf_tools reader ({(r.format or "").upper()})', model)
 
 
+def _target(path: str, input_format: str) -> str:
+    """The format OUT was written in (whose 'no mass' rule the converter followed)."""
+    if is_mjcf_input(path, input_format):
+        return 'mjcf'
+    if is_usd_input(path, input_format):
+        return 'usd'
+    return 'urdf' if Path(path).suffix.lower() == '.urdf' else 'sdf'
+
+
 def verify_files(output: str, source: str, *, model: str | None = None,
                  xacro_args: dict[str, str] | None = None, input_format: str = 'auto') -> Verdict:
     """Compare ``output`` (MJCF, USD, SDFormat or URDF) with ``source`` as resolved.
@@ -68,8 +77,9 @@ def verify_files(output: str, source: str, *, model: str | None = None,
     Raises:
         UnusableError: either file cannot be loaded.
     """
-    exp = snapshot(_resolved(source, xacro_args), 'source', model)
     obs = output_snapshot(output, model=model, input_format=input_format)
+    exp = snapshot(_resolved(source, xacro_args), 'source', model,
+                   target=_target(output, input_format))
     verdict = compare(exp, obs)
     if obs.paths and is_usd_input(output, input_format):
         verdict = _with_newton(verdict, exp, obs, output)

@@ -1,17 +1,22 @@
 """Actuators from ``<transmission>`` and ``<ros2_control>`` (``joint_drive_from_transmission``).
 
 A joint the robot says it commands gets the MuJoCo actuator of its
-interface, so that it is driven rather than limp:
+interface, so that it is driven rather than limp (by default, and with
+``actuators='ros2_control'`` even when ``joint_drive_from_transmission`` is off):
 
 =========  ==================================================================
-effort     ``<motor>``, ``ctrlrange`` = +-effort limit (when there is one)
+effort     ``<motor>``, ``ctrlrange`` and ``forcerange`` = +-effort limit
+           (when there is one)
 position   ``<position>``, ``ctrlrange`` = the joint range, ``forcerange`` =
-           +-effort; MuJoCo's default gain kp=1 (reported: tune it)
-velocity   ``<velocity>``, ``ctrlrange`` = +-velocity limit; default kv=1
+           +-effort; with an effort limit ``kp`` = effort /
+           :data:`FULL_EFFORT_ERROR` and ``dampratio`` 1 (as
+           ``actuators='position'``), else MuJoCo's kp=1 (reported: tune it)
+velocity   ``<velocity>``, ``ctrlrange`` = +-velocity limit, ``forcerange``
+           = +-effort; MuJoCo's default kv=1 (reported: tune it)
 =========  ==================================================================
 
 Ranges come from the joint's own limits, so an actuator never asks for a
-position the joint cannot reach.
+position the joint cannot reach (``sdf_tools verify`` compares them).
 
 On request (``actuators``), every other hinge and slide with an effort limit
 gets one as Menagerie's robots have them, so that a floating robot can hold
@@ -43,13 +48,15 @@ def _ranges(kind: str, joint: Joint) -> dict[str, str | None]:
     effort = a.effort if math.isfinite(a.effort) and a.effort > 0 else None
     out: dict[str, str | None] = {}
     if kind == 'effort' and effort is not None:
-        out['ctrlrange'] = nums((-effort, effort))
+        out['ctrlrange'] = out['forcerange'] = nums((-effort, effort))
     if kind == 'position':
         limits = finite_range(a)
         if limits is not None and joint.type != 'continuous' and limits[0] < limits[1]:
             out['ctrlrange'] = nums(limits)
         if effort is not None:
             out['forcerange'] = nums((-effort, effort))
+            out['kp'], out['dampratio'] = nums((effort / FULL_EFFORT_ERROR,)), '1'
+
     if kind == 'velocity' and math.isfinite(a.velocity) and a.velocity > 0:
         out['ctrlrange'] = nums((-a.velocity, a.velocity))
         if effort is not None:
@@ -58,7 +65,7 @@ def _ranges(kind: str, joint: Joint) -> dict[str, str | None]:
 
 
 def write_actuators(doc: MjcfDocument, source: Model, joints: dict[str, tuple[str, Joint]],
-                    report: ConversionReport) -> None:
+                    report: ConversionReport, *, asked: bool = False) -> None:
     """Write one actuator per commanded joint of ``source``.
 
     Args:
@@ -66,21 +73,29 @@ def write_actuators(doc: MjcfDocument, source: Model, joints: dict[str, tuple[st
         source: the model as read (its ``<transmission>``/``<ros2_control>`` blocks).
         joints: source joint name -> (MJCF joint name, joint) for the joints written.
         report: receives one entry per actuator.
+        asked: ``actuators='ros2_control'``: a model that commands no joint is reported.
     """
-    for name, (kind, line, file) in commanded_joints(source).items():
+    commanded = commanded_joints(source)
+    if asked and not commanded:
+        loc = (source.loc.file, source.loc.line) if source.loc else (None, None)
+        report.add(ReportKind.DROPPED, f'model[{source.name}]/actuators', 'actuators='
+                   'ros2_control, but no <ros2_control> command interface or <transmission> '
+                   'names a joint: no actuator written', *loc)
+    for name, (kind, line, file) in commanded.items():
         got = joints.get(name)
         if got is None:
             report.add(ReportKind.DROPPED, f'joint[{name}]/drive', f'commanded through the {kind} '
                        'interface, but no MJCF joint has its name', file, line)
             continue
         mjcf_name, joint = got
-        sub(doc.section('actuator'), _TAGS[kind], name=mjcf_name, joint=mjcf_name,
-            **_ranges(kind, joint))
-        gain = {'position': " with MuJoCo's default kp=1", 'velocity': " with MuJoCo's "
-                'default kv=1'}.get(kind, '')
+        ranges = _ranges(kind, joint)
+        sub(doc.section('actuator'), _TAGS[kind], name=mjcf_name, joint=mjcf_name, **ranges)
+        gain = {'position': f" of kp {ranges['kp']} (full effort at an error of "
+                f'{FULL_EFFORT_ERROR}), dampratio 1: tune the gains' if 'kp' in ranges else
+                " with MuJoCo's default kp=1: tune it", 'velocity': " with MuJoCo's "
+                'default kv=1: tune it'}.get(kind, '')
         report.add(ReportKind.ASSUMED, f'joint[{name}]/drive', f'commanded through the {kind} '
-                   f'interface: <{_TAGS[kind]}> actuator{gain} (joint_drive_from_transmission)',
-                   file, line)
+                   f'interface: <{_TAGS[kind]}> actuator{gain}', file, line)
 
 
 def write_effort_actuators(doc: MjcfDocument, joints: list[tuple[str, Joint, JointAxis | None]],

@@ -260,9 +260,11 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         known += [(prefix + j.scoped, j.joint) for j in flat.joints]
         record_names(mj, ex.tree, ex.joints.written, folded, prefix)
         _model_losses(model, report)
-        if options.joint_drive_from_transmission and result.document.model is not None:
-            write_actuators(mj, result.document.model, _joint_index(ex, model), report)
-        if options.actuators != 'none':
+        if (options.joint_drive_from_transmission or options.actuators == 'ros2_control') \
+                and result.document.model is not None:
+            write_actuators(mj, result.document.model, _joint_index(ex, model), report,
+                            asked=options.actuators == 'ros2_control')
+        if options.actuators in ('position', 'motor'):
             write_effort_actuators(mj, _unactuated(ex, mj), options.actuators, report)
         bodies += ex.collision_bodies
         errors += ex.errors

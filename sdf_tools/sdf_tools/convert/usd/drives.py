@@ -43,7 +43,8 @@ FULL_EFFORT_ERROR = 0.1
 
 def _requested(interface: str | None, actuators: str, effort: float) -> str | None:
     """Return the interface an ``actuators`` request gives a joint nothing else commands."""
-    if interface is not None or actuators == 'none' or not (math.isfinite(effort) and effort > 0):
+    if interface is not None or actuators not in ('position', 'motor') or \
+            not (math.isfinite(effort) and effort > 0):
         return interface
     return 'servo' if actuators == 'position' else 'effort'
 

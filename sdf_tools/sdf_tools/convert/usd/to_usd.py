@@ -194,7 +194,13 @@ class _ModelWriter:
         UsdGeom.Scope.Define(self.stage, scope)
         site = JointSite(self.stage, self.flat, self.bodies, str(scope), self.report)
         commanded = (commanded_joints(self.flat.model)
-                     if self.options.joint_drive_from_transmission else {})
+                     if self.options.joint_drive_from_transmission
+                     or self.options.actuators == 'ros2_control' else {})
+        if self.options.actuators == 'ros2_control' and not commanded:
+            self.report.add(ReportKind.DROPPED, f'model[{self.flat.model.name}]/actuators',
+                            'actuators=ros2_control, but no <ros2_control> command interface or '
+                            '<transmission> names a joint: no drive written',
+                            *where(self.flat.model.loc))
         seen: set[str] = set()
         parent_of: dict[str, str] = {}
         prims: dict[str, Usd.Prim] = {}

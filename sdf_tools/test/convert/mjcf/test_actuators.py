@@ -3,6 +3,8 @@ arm up against gravity for 2,000 steps, motors take the effort range; joints wit
 limit or already driven by a transmission are left alone and reported."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import mujoco
 import numpy as np
 import pytest
@@ -74,3 +76,71 @@ def test_a_transmission_keeps_its_own_actuator(kind: str) -> None:
     result = convert_to_mjcf(load_string(driven, 'arm.urdf'), ConversionOptions(actuators=kind))
     m = mujoco.MjModel.from_xml_string(result.text or '')
     assert m.nu == 2 and m.actuator_biastype[m.actuator('shoulder').id] == 0  # the motor
+
+
+CONTROLLED = ARM.replace('<axis xyz="1 0 0"/></joint>',
+                         '<axis xyz="1 0 0"/><limit effort="5" velocity="9"/></joint>').replace(
+    '</robot>', '''<ros2_control name="arm" type="system">
+    <hardware><plugin>mock_components/GenericSystem</plugin></hardware>
+    <joint name="shoulder"><command_interface name="position"/><state_interface name="position"/></joint>
+    <joint name="elbow"><command_interface name="velocity"/></joint>
+    <joint name="spin"><command_interface name="effort"/></joint>
+  </ros2_control>
+</robot>''')
+
+
+def _from_ros2_control(text: str, **options: object) -> tuple[mujoco.MjModel, list[str]]:
+    result = convert_to_mjcf(load_string(text, 'arm.urdf'), ConversionOptions(**options))  # type: ignore[arg-type]
+    assert result.ok and result.text is not None, [str(d) for d in result.report.errors]
+    notes = [f'{e.kind.value}: {e.element}: {e.message}' for e in result.report.entries
+             if '/drive' in e.element or '/actuators' in e.element]
+    return mujoco.MjModel.from_xml_string(result.text), notes
+
+
+@pytest.mark.parametrize('options', [{'actuators': 'ros2_control'},
+                                     {'actuators': 'ros2_control',
+                                      'joint_drive_from_transmission': False},
+                                     {}])  # the default does the same for a ros2_control URDF
+def test_ros2_control_interfaces_become_their_actuators_and_drive_the_arm(
+        options: dict[str, object]) -> None:
+    m, notes = _from_ros2_control(CONTROLLED, **options)
+    kinds = {m.actuator(k).name: k for k in range(m.nu)}
+    assert sorted(kinds) == ['elbow', 'shoulder', 'spin']
+    shoulder, elbow, spin = kinds['shoulder'], kinds['elbow'], kinds['spin']
+    # position: the joint's limits as ctrlrange, the effort as forcerange, kp from the effort
+    assert list(m.actuator_ctrlrange[shoulder]) == [-2, 2]
+    assert list(m.actuator_forcerange[shoulder]) == [-80, 80]
+    assert m.actuator_gainprm[shoulder][0] == 800 and m.actuator_biasprm[shoulder][1] == -800
+    # velocity: the velocity limit as ctrlrange; effort: a motor limited to the effort
+    assert list(m.actuator_ctrlrange[elbow]) == [-3, 3] and m.actuator_biasprm[elbow][2] < 0
+    assert m.actuator_biastype[spin] == 0 and m.actuator_forcelimited[spin]
+    assert list(m.actuator_forcerange[spin]) == [-5, 5]
+    assert len(notes) == 3 and all(n.startswith('assumed') for n in notes), notes
+    d = mujoco.MjData(m)
+    d.ctrl[shoulder], d.ctrl[spin] = 0.5, 100.0  # the motor's force is clamped to 5
+    mujoco.mj_step(m, d, 1000)
+    assert not any(d.warning[k].number for k in range(len(d.warning)))
+    q = {n: d.qpos[m.jnt_qposadr[m.joint(n).id]] for n in ('shoulder', 'spin')}
+    assert abs(q['shoulder'] - 0.5) < 0.02  # the servo holds it there against gravity
+    assert d.actuator_force[spin] == pytest.approx(5.0)
+    assert d.qvel[m.jnt_dofadr[m.joint('spin').id]] > 1.0
+
+
+def test_ros2_control_actuators_asked_of_a_robot_without_any_are_reported() -> None:
+    m, notes = _from_ros2_control(ARM, actuators='ros2_control')
+    assert m.nu == 0
+    assert any('/actuators' in n and 'no <ros2_control> command interface' in n for n in notes)
+
+
+def test_verify_checks_the_ros2_control_actuators_against_the_joint_limits(tmp_path: Path) -> None:
+    from sdf_tools.convert.api import convert_file
+    from sdf_tools.verify import verify_files
+    src = tmp_path / 'arm.urdf'
+    src.write_text(CONTROLLED)
+    out = tmp_path / 'arm.xml'
+    assert convert_file(src, to='mjcf', output_path=out,
+                        options=ConversionOptions(actuators='ros2_control')).ok
+    v = verify_files(str(out), str(src))
+    assert v.ok, [str(x) for x in v.differences]
+    assert v.measures['effort limit'].compared >= 6  # 3 joints, 3 forceranges, the motor's ctrl
+    assert v.measures['velocity limit'].compared >= 1
