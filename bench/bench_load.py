@@ -44,7 +44,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from compiled_install import build_compiled, build_env, source_env  # noqa: E402
+from compiled_install import build_compiled, build_default, build_env  # noqa: E402
 
 LINKS_PER_MODEL = 10
 TARGET_N = 1000
@@ -236,6 +236,13 @@ def _vm_hwm_kb() -> int | None:
     except OSError:
         pass
     return None
+
+
+def _load_average() -> str:
+    try:
+        return ', '.join(f'{x:.1f}' for x in os.getloadavg())
+    except OSError:
+        return '?'
 
 
 def worker(path: str, profile_out: str | None, profiler: str = 'cprofile') -> None:
@@ -608,7 +615,10 @@ def main(argv: list[str] | None = None) -> int:
                          '(pip install pyinstrument): a text call tree, less distorted by '
                          'per-call overhead')
     ap.add_argument('--no-compiled', action='store_true',
-                    help='measure only the default (source) build, not the mypyc-compiled install')
+                    help='measure only the default build, not the mypyc-compiled install')
+    ap.add_argument('--default-prefix', metavar='DIR',
+                    help='use this `pip install` prefix as the default build instead of '
+                         'building one')
     ap.add_argument('--compiled-prefix', metavar='DIR',
                     help='use this SDF_TOOLS_COMPILE=1 install instead of building one')
     ap.add_argument('--no-drake', action='store_true', help="do not run Drake's parser")
@@ -623,7 +633,6 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(',') if s.strip()]
     if args.ign_max_rss_mb is None:
         args.ign_max_rss_mb = default_ign_mem_guard_mb()
-    env = source_env()
     cmd = ign_command()
     run_ign_at_all = not args.no_ign and cmd is not None
     if not args.no_ign and cmd is None:
@@ -641,7 +650,20 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     compiled_env = None
     build_note = 'compiled build: not measured (--no-compiled)'
+    default_note = ''
+    load_before = _load_average()
     try:
+        # The default build as users get it: `pip install` (byte-compiled) into a scratch prefix.
+        if args.default_prefix:
+            default_prefix: Path | None = Path(args.default_prefix)
+            default_note = f'default build: {args.default_prefix} (--default-prefix)'
+        else:
+            (out_dir / 'default').mkdir(exist_ok=True)
+            default_prefix, default_note = build_default(out_dir / 'default')
+        if default_prefix is None:
+            print(default_note, file=sys.stderr)
+            return 1
+        env = build_env(default_prefix)
         if args.compiled_prefix:
             compiled_env = build_env(Path(args.compiled_prefix))
             build_note = f'compiled build: {args.compiled_prefix} (--compiled-prefix)'
@@ -714,6 +736,7 @@ def main(argv: list[str] | None = None) -> int:
               + (', BUT THE HOT MODULES ARE COMPILED HERE' if rows[0]['ours']['native'] else '')
               + f'; {rows[0]["ours"]["module"].rsplit("/sdf_tools/", 1)[0]}); '
               + build_note.split(chr(10))[0])
+        print(f'{default_note}; load average {load_before} before, {_load_average()} after')
     print(hdr)
     print('-' * len(hdr))
     for row in rows:

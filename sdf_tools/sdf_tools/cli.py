@@ -9,9 +9,10 @@ close to the interpreter's and lxml's own; ``test/test_cli.py`` holds it to that
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 # Only argparse helpers (the report's heavy modules load on first use, see report/__init__).
 from sdf_tools.formats import CONVERT_READS, CONVERT_WRITES, LOADED, names
@@ -111,9 +112,44 @@ def _print_frames(result: LoadResult) -> None:
             _print_tree(g, children, c, 1, seen)
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it (COLUMNS, the terminal, 80)."""
+    try:
+        columns = int(os.environ['COLUMNS'])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+            columns = 0
+    return columns or 80
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, told the width argparse would find itself.
+
+    Without a width it imports shutil for it (and shutil its compressors: about 2 ms of
+    every ``sdf_tools check``, ~3 % of the start-up target; ``bench/bench_startup.py``).
+    """
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    """An ArgumentParser whose subcommands' parsers (its own class) use ``_HelpFormatter``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault('formatter_class', _HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def _parser(args: list[str]) -> argparse.ArgumentParser:
     """The parser: only the core subcommands when ``args`` names one, else every subcommand."""
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _ArgumentParser(
         prog='sdf_tools', description=f'Read {names(LOADED, "and")} as libsdformat does; '
         f'convert {names(CONVERT_READS)} to {names(CONVERT_WRITES)}.')
     sub = parser.add_subparsers(dest='command', required=True)

@@ -107,8 +107,9 @@ def test_check_imports_only_what_checking_needs() -> None:
     assert status == 'exit 0', proc.stdout + proc.stderr
     imported = set(modules.split())
     assert 'sdf_tools.load' in imported and 'lxml.etree' in imported  # it did check the file
+    # shutil: argparse's help formatter imports it (and its compressors) unless told the width.
     for heavy in ('sdf_tools.convert', 'sdf_tools.lint', 'sdf_tools.spawn', 'sdf_tools.resolved',
-                  'numpy', 'scipy', 'transforms3d', 'xacro', 'trimesh'):
+                  'numpy', 'scipy', 'transforms3d', 'xacro', 'trimesh', 'shutil'):
         assert heavy not in imported, f'`sdf_tools check` imported {heavy}'
     # Of the report, only its argparse helpers (check's --package option).
     assert {m for m in imported if m.startswith('sdf_tools.report')} <= {

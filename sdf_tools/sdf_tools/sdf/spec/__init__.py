@@ -109,12 +109,15 @@ def spec_for(version: str) -> ElementSpec:
             default if isinstance(default, str) else None, req == '1',
             _bounds(typ if isinstance(typ, str) else None, lo, hi),  # type: ignore[arg-type]
             bool(copy), attributes, tuple(n for n, a in attributes.items() if a.required))
-    # Twice: a ref child copies its target's children, complete after the first pass.
+    # Twice: a ref child copies its target's children, complete after the first pass. What
+    # derive() computes does not change in the second (the same number of children, resolved).
     copies: list[tuple[ElementSpec, ElementSpec]] = []
-    for resolve in (False, True):
-        for eid, rec in records.items():
-            _link(made[eid], [_resolved(made, records, cid, copies) if resolve else made[cid]
-                              for cid in rec[9]])  # type: ignore[attr-defined]
+    for eid, rec in records.items():
+        _link(made[eid], [made[cid] for cid in rec[9]])  # type: ignore[attr-defined]
+        derive(made[eid])
+    for eid, rec in records.items():
+        _link(made[eid], [_resolved(made, records, cid, copies)
+                          for cid in rec[9]])  # type: ignore[attr-defined]
     # A copy made before its target was linked the second time holds the target's first
     # children, whose own ref children are still empty stubs: a model nested two deep would
     # then know no children. Point every copy at its target's final children, so refs nest
@@ -148,7 +151,6 @@ def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
         children.setdefault(child.name, child)
     spec.children = children
     spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
-    derive(spec)
 
 
 def derive_children(spec: ElementSpec) -> None:
