@@ -17,6 +17,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +49,25 @@ def _best(commands: dict[str, tuple[list[str], dict[str, str]]], repeat: int) ->
     return best
 
 
+def _instructions(commands: dict[str, tuple[list[str], dict[str, str]]]) -> dict[str, float]:
+    """Instructions each command executes, whole process (callgrind, one run each).
+
+    Unlike wall time, this does not depend on what else the machine runs; it leaves out what
+    instructions do not show (page faults, loading shared libraries from disk, caches).
+    """
+    valgrind = shutil.which('valgrind')
+    counts = dict.fromkeys(commands, math.nan)
+    if valgrind is None:
+        return counts
+    for name, (argv, env) in commands.items():
+        proc = subprocess.run([valgrind, '--tool=callgrind', '--callgrind-out-file=/dev/null',
+                               *argv], env=env, capture_output=True, text=True, check=False)
+        found = re.search(r'Collected : (\d+)', proc.stderr)
+        if proc.returncode == 0 and found:
+            counts[name] = float(found.group(1))
+    return counts
+
+
 def _load() -> str:
     try:
         return ', '.join(f'{x:.1f}' for x in os.getloadavg())
@@ -61,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
                     help='an SDF_TOOLS_COMPILE=1 install to measure as well')
     ap.add_argument('--build-compiled', action='store_true',
                     help='build the compiled install in a scratch prefix and measure it as well')
+    ap.add_argument('--instructions', action='store_true',
+                    help="also count each command's instructions once with valgrind's callgrind "
+                         '(independent of the load of a shared machine)')
     ap.add_argument('--default-prefix', metavar='DIR',
                     help='a default (pip install) prefix to measure instead of building one')
     args = ap.parse_args(argv)
@@ -93,11 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         load_before = _load()
         best = _best(commands, args.repeat)
         load_after = _load()
+        counts = _instructions(commands) if args.instructions else None
     lxml = best['import lxml.etree']
     print(f'start-up, whole processes, best of {args.repeat} (python {sys.version.split()[0]}; '
           f'load average {load_before} before, {load_after} after):')
     for name, seconds in best.items():
         print(f'  {name:26s} {1000 * seconds:7.1f} ms = {seconds / lxml:.2f} x import lxml.etree')
+    if counts is not None:
+        base = counts['import lxml.etree']
+        print('instructions, whole processes (callgrind; nan: valgrind missing or the run failed):')
+        for name, count in counts.items():
+            print(f'  {name:26s} {count / 1e6:7.1f} M  = {count / base:.2f} x import lxml.etree')
     ratio = best['check (default install)'] / lxml
     print(f'{"PASS" if ratio <= TARGET_RATIO else "FAIL"}: `sdf_tools check small.sdf` '
           f'(default install) {ratio:.2f} x `python -c "import lxml.etree"` <= {TARGET_RATIO} x')
