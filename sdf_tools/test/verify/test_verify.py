@@ -342,3 +342,12 @@ def test_a_written_small_mass_and_a_zero_inertia_are_compared_as_written(
     assert v.ok, [str(d) for d in v.differences]
     assert not any('no mass in the source' in n for n in v.notes), v.notes
     assert v.measures['inertia'].compared == 2 and v.measures['inertia'].worst <= 1e-12
+
+
+def test_a_zero_velocity_limit_is_none_in_every_engine(tmp_path: Path) -> None:
+    """URDF's velocity="0" (romeo's hands): no limit in MJCF, USD and Newton alike."""
+    src = tmp_path / 'zero.urdf'
+    src.write_text(SMALL.replace('effort="10" velocity="1"', 'effort="10" velocity="0"'))
+    for suffix in ('.usda', '.mjcf'):
+        v = verify_files(str(_export(src, tmp_path / f'zero{suffix}')), str(src))
+        assert not {d for d in _differs(v) if d[0].startswith('velocity limit')}, _differs(v)

@@ -104,7 +104,13 @@ def joint_losses(prim: Usd.Prim, j: FlatJoint, report: ConversionReport) -> None
         report.add(ReportKind.REWRITTEN, f'{label}/dynamics/friction', 'UsdPhysics has no joint '
                    "friction: written as NewtonJointAPI's newton:friction (Coulomb effort)",
                    *where(ax.loc or j.joint.loc))
-    if ax.velocity >= 0.0 and j.joint.type in _DRIVEN:
+    if ax.velocity == 0.0 and j.joint.type in _DRIVEN:
+        # URDF's velocity="0" is "not given" (the MJCF export and verify read it so); PhysX
+        # and Newton would hold the joint still at a limit of 0.
+        report.add(ReportKind.DROPPED, f'{label}/limit/velocity', 'velocity limit 0 read as no '
+                   'limit (URDF writes 0 for "not given"); physxJoint:maxJointVelocity 0 would '
+                   'hold the joint still', *where(ax.loc or j.joint.loc))
+    if ax.velocity > 0.0 and j.joint.type in _DRIVEN:
         angular = j.joint.type != 'prismatic'
         value = math.degrees(ax.velocity) if angular else ax.velocity
         prim.CreateAttribute('physxJoint:maxJointVelocity', Sdf.ValueTypeNames.Float,
