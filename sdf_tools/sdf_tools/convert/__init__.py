@@ -18,9 +18,10 @@ Layout: one subpackage per format, around the shared parts.
   CLI's flags), :mod:`.options`, :mod:`.conversion_report`, :mod:`.imported`;
   :mod:`.flatten` (a model's links, joints and frames from the resolved
   description, named for the target), :mod:`.loop_cut` (the tree URDF and MJCF
-  nest), :mod:`.export_plan` (what the USD exporter starts from); the
-  model-changing options (:mod:`.model_options`, :mod:`.geometry_ops`,
-  :mod:`.joint_drives`, :mod:`.uris`, :mod:`.massless`) and :mod:`.poses`.
+  nest), :mod:`.export_plan` (what every exporter starts from: the input
+  refused or copied, its models picked and flattened); the model-changing
+  options (:mod:`.model_options`, :mod:`.geometry_ops`, :mod:`.joint_drives`,
+  :mod:`.uris`, :mod:`.massless`) and :mod:`.poses`.
 """
 from __future__ import annotations
 

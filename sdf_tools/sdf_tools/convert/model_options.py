@@ -26,6 +26,11 @@ def _where(model: Model) -> tuple[str | None, int | None]:
     return (model.loc.file if model.loc else None, model.loc.line if model.loc else None)
 
 
+def top_models(doc: Document) -> list[Model]:
+    """Return the document's model, or every model of its worlds, in document order."""
+    return [doc.model] if doc.model is not None else [m for w in doc.worlds for m in w.models]
+
+
 def all_models(models: list[Model]) -> list[Model]:
     """Return ``models`` and every model nested in them, each before its nested ones."""
     out: list[Model] = []
@@ -79,7 +84,7 @@ def _self_collide(models: list[Model], value: bool, report: ConversionReport) ->
 def apply_model_options(doc: Document, options: ConversionOptions, report: ConversionReport,
                         base: Path | None) -> None:
     """Apply every model-changing option to the document (in place)."""
-    tops = [doc.model] if doc.model is not None else [m for w in doc.worlds for m in w.models]
+    tops = top_models(doc)
     models = all_models(tops)
     apply_uri_policy(tops, options.uris, base, report)
     apply_geometry_options(models, options, report, base)

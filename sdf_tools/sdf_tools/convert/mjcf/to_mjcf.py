@@ -27,16 +27,14 @@ The exporter writes XML with lxml only: MuJoCo is not needed to export.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from pathlib import Path
 
 from lxml import etree
 
 from sdf_tools import gazebo
-from sdf_tools.convert.collapse import collapse_fixed_joints
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
-from sdf_tools.convert.flatten import flatten
+from sdf_tools.convert.export_plan import flatten_picked, pick_models, start_export
 from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.mjcf.actuators import write_actuators, write_effort_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
@@ -49,17 +47,14 @@ from sdf_tools.convert.mjcf.tree import plan_bodies
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Joint, JointAxis, Model, World
 
 __all__ = ['convert_to_mjcf']
 SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
 HEADER_ENTRIES = 12  # report entries listed in the comment on top
-Picked = tuple[Model, FrameGraphs, World | None]
 # Options that only mean something for another output format.
 _OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops',
                   'usd_mesh_approximation')
@@ -99,27 +94,6 @@ def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport
     # URIs are resolved and written as absolute paths by the geometry mapping, which
     # reports each mesh it cannot find; the SDFormat URI notes do not apply.
     report.entries[start:] = [e for e in report.entries[start:] if not e.element.startswith('uri[')]
-
-
-def _picked(doc: Document, options: ConversionOptions) -> list[Picked] | Diagnostic:
-    if doc.model is not None:
-        if options.model and options.model != doc.model.name:
-            return Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{options.model}]: the file '
-                              f'holds model [{doc.model.name}]', doc.file)
-        return [(doc.model, build_model_graphs(doc.model), None)]
-    found: list[Picked] = []
-    for world in doc.worlds:
-        g = build_world_graphs(world)
-        found += [(m, g, world) for m in world.models]
-    if options.model:
-        found = [f for f in found if f[0].name == options.model]
-        if not found:
-            return Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{options.model}] in the file',
-                              doc.file)
-    if not found:
-        return Diagnostic(ErrorCode.MODEL_WITHOUT_LINK, 'the file holds no model to export',
-                          doc.file)
-    return found
 
 
 def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> None:
@@ -224,35 +198,36 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         assumed and every element rewritten, approximated or dropped.
     """
     report = ConversionReport()
-    if refuse(result, options, report) or result.document is None:
+    plan = start_export(result, options, report)
+    source = result.document  # the loaded document (the plan's is a copy the options change)
+    if plan is None or source is None:
         return _fail(report)
-    doc = copy.deepcopy(result.document)
+    doc = plan.document
     with gazebo.using(result.gazebo):  # whose libsdformat a URDF's lumping follows
         _prepare(doc, options, report)
-    picked = _picked(doc, options)
-    if isinstance(picked, Diagnostic):
-        return _fail(report, picked)
+    errors = pick_models(plan, options.model)
+    if errors:
+        return _fail(report, *errors)
+    picked = plan.picked
     _option_notes(options, report)
     _world_losses(doc, report)
-    world = picked[0][2]
-    mj = MjcfDocument(picked[0][0].name if len(picked) == 1 or world is None else world.name)
+    world = picked[0].world
+    mj = MjcfDocument(picked[0].model.name if len(picked) == 1 or world is None else world.name)
     if world is not None:
         _world_option(world, mj, report)
     assets = Assets(mj, report)
     bodies: list[CollisionBody] = []
-    errors: list[Diagnostic] = []
     balance = False
     initial: dict[str, float] = {}
     known: list[tuple[str, Joint]] = []
-    for model, graphs, world in picked:
-        errors += graphs.errors
-        flat = flatten(model, graphs, world, separator='::', frames=True, report=report)
-        if options.collapse_fixed_joints:
-            collapse_fixed_joints(flat, doc.format == 'urdf', report)
+    for p in picked:
+        model = p.model
+        flat = flatten_picked(plan, p, report, separator='::',
+                              collapse=options.collapse_fixed_joints)
         prefix = f'{model.name}::' if len(picked) > 1 else ''
         ex = ModelExport(flat, plan_bodies(flat, report), JointContext(mj, flat, report, prefix),
                          assets, options, doc.format == 'urdf')
-        folded = folded_links(result.document.model if doc.format == 'urdf' else None, flat)
+        folded = folded_links(source.model if doc.format == 'urdf' else None, flat)
         ex.skip_sites = set(folded.values())
         export_model(ex, mj.section('worldbody'))
         initial.update(collect_initial(flat, ex.joints.written, options.joint_positions, report,
@@ -261,8 +236,8 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         record_names(mj, ex.tree, ex.joints.written, folded, prefix)
         _model_losses(model, report)
         if (options.joint_drive_from_transmission or options.actuators == 'ros2_control') \
-                and result.document.model is not None:
-            write_actuators(mj, result.document.model, _joint_index(ex, model), report,
+                and source.model is not None:
+            write_actuators(mj, source.model, _joint_index(ex, model), report,
                             asked=options.actuators == 'ros2_control')
         if options.actuators in ('position', 'motor'):
             write_effort_actuators(mj, _unactuated(ex, mj), options.actuators, report)
@@ -278,5 +253,5 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     write_collision_filter(mj, bodies, report)
     if balance:
         mj.compiler.set('balanceinertia', 'true')
-    names = [f'model [{m.name}]' for m, _, _ in picked]
+    names = [f'model [{p.model.name}]' for p in picked]
     return ConversionResult(mj.to_text(_header(doc.file, names, report)), 'mjcf', report)

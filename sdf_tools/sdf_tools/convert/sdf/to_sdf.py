@@ -22,42 +22,24 @@ diagnostics, errors first, in its report.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
-from pathlib import Path
 
 from sdf_tools import gazebo
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.model_options import apply_model_options
+from sdf_tools.convert.export_plan import start_export
+from sdf_tools.convert.model_options import all_models, apply_model_options, top_models
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.convert.sdf.joint_types import mimic_as_custom
 from sdf_tools.convert.sdf.upgrade import SourceIndex, upgrade_model, upgrade_world
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import ErrorCode
 from sdf_tools.load import LoadResult
-from sdf_tools.model import Document, Model
+from sdf_tools.model import Document
 from sdf_tools.sdf.context import version_tuple
 
 __all__ = ['convert_to_sdf']
 
-
-
-def _all_models(doc: Document) -> list[Model]:
-    out: list[Model] = []
-
-    def walk(m: Model) -> None:
-        out.append(m)
-        for n in m.models:
-            walk(n)
-
-    for world in doc.worlds:
-        for m in world.models:
-            walk(m)
-    if doc.model is not None:
-        walk(doc.model)
-    return out
 
 
 def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
@@ -97,7 +79,7 @@ def _newer_than_output(doc: Document, version: str, report: ConversionReport) ->
     """Report shapes the output version does not have (libsdformat of that version ignores them)."""
     if version_tuple(version) >= (1, 11):
         return
-    for model in _all_models(doc):
+    for model in all_models(top_models(doc)):
         for link in model.links:
             named = [(v.name, v.geometry) for v in link.visuals]
             named += [(c.name, c.geometry) for c in link.collisions]
@@ -121,12 +103,13 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
         assumed and every element renamed, merged, rewritten or dropped.
     """
     report = ConversionReport()
-    if refuse(result, options, report) or result.document is None:
+    plan = start_export(result, options, report)  # the whole document is written: no picking
+    if plan is None or result.document is None:
         return ConversionResult(None, 'sdf', report)
     # None: the target's, the version its libsdformat writes a URDF as
     version = options.sdf_version or result.gazebo.convert_version
     options = dataclasses.replace(options, sdf_version=version)
-    doc = copy.deepcopy(result.document)
+    doc = plan.document
     _assumed_by_reader(result, report, doc.format == 'urdf')
     with gazebo.using(result.gazebo):  # a URDF is converted as the target's libsdformat does
         _prepare(doc, options, report)
@@ -134,9 +117,8 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
         report.add(ReportKind.ASSUMED, 'option[collapse_fixed_joints]', 'has no effect on a '
                    'conversion to SDFormat (it merges bodies of MJCF/USD exports); URDF -> SDF '
                    'lumps fixed joints unless keep_fixed_joints')
-    base = Path(doc.file).parent if doc.file else None
-    apply_model_options(doc, options, report, base)
-    for model in _all_models(doc):
+    apply_model_options(doc, options, report, plan.base)
+    for model in all_models(top_models(doc)):
         for joint in model.joints:
             mimic_as_custom(joint, report, version)
     _newer_than_output(doc, version, report)
@@ -153,7 +135,7 @@ def _auto_inertials(doc: Document, version: str, report: ConversionReport) -> No
     """Write ``<inertial auto="true">`` as computed where the output version has no ``auto``."""
     if version_tuple(version) >= (1, 11):
         return
-    for model in _all_models(doc):
+    for model in all_models(top_models(doc)):
         for link in model.links:
             if link.inertial is not None and link.inertial.auto:
                 link.inertial.auto = False

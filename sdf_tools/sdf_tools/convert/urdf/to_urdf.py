@@ -32,19 +32,18 @@ the output starts with a comment listing them.
 from __future__ import annotations
 
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, flatten, pose_in_link, where
+from sdf_tools.convert.export_plan import flatten_picked, pick_models, start_export
+from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.convert.refusal import refuse
 from sdf_tools.convert.urdf.extensions import gazebo_blocks
 from sdf_tools.convert.urdf.joints import JointBuilder
 from sdf_tools.convert.urdf.ros_control import restored_elements
 from sdf_tools.convert.urdf.shapes import ShapeContext, convert_shapes
 from sdf_tools.convert.urdf.tree import TreePlan, plan_tree
 from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULink, URobot, write_urdf
-from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.frames import FrameGraphs
+from sdf_tools.errors import Diagnostic
 from sdf_tools.load import LoadResult
-from sdf_tools.model import Loc, Model, World
+from sdf_tools.model import Loc, Model
 from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.resolved import Resolved
 from sdf_tools.transform import IDENTITY
@@ -53,38 +52,6 @@ from sdf_tools.transform import IDENTITY
 _SDF_ONLY = ('sdf_version', 'keep_fixed_joints', 'massless_links', 'self_collide', 'assets_dir',
              'inertia_from_geometry', 'mesh_collision', 'joint_drive_from_transmission',
              'collapse_fixed_joints', 'usd_mesh_approximation', 'actuators')
-
-Picked = tuple[Model, FrameGraphs, World | None]
-
-
-def _pick(result: LoadResult, options: ConversionOptions) -> Picked | Diagnostic:
-    """Return the model to convert, or why there is none."""
-    doc = result.document
-    assert doc is not None
-    file = doc.file
-    if doc.model is not None and result.model_graphs is not None:
-        if options.model and options.model != doc.model.name:
-            return Diagnostic(ErrorCode.URDF_INVALID, f'no model [{options.model}]: the file '
-                              f'holds model [{doc.model.name}]', file)
-        return doc.model, result.model_graphs, None
-    found = [(m, g, w) for w, g in zip(doc.worlds, result.world_graphs, strict=True)
-             for m in w.models]
-    if options.model:
-        chosen = [f for f in found if f[0].name == options.model]
-        if chosen:
-            return chosen[0]
-        names = ', '.join(f'[{f[0].name}]' for f in found) or 'none'
-        return Diagnostic(ErrorCode.URDF_INVALID,
-                          f'no model [{options.model}] in the file (models: {names})', file)
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        return Diagnostic(ErrorCode.URDF_INVALID, 'the file holds no model to convert', file)
-    names = ', '.join(f'[{f[0].name}]' for f in found)
-    return Diagnostic(ErrorCode.URDF_INVALID,
-                      f'the file holds {len(found)} models ({names}); name one with the '
-                      'model option (--model NAME)', file)
-
 
 def _link(flat: FlatModel, fl: FlatLink, options: ConversionOptions,
           report: ConversionReport) -> ULink:
@@ -220,14 +187,16 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions,
         report's errors say why (input errors, a loop, no model...).
     """
     report = ConversionReport()
-    if refuse(result, options, report) or result.document is None:
+    export = start_export(result, options, report, copy=False)  # no option changes the model
+    if export is None:
         return _fail(report)
-    picked = _pick(result, options)
-    if isinstance(picked, Diagnostic):
-        return _fail(report, picked)
-    model, graphs, world = picked
-    flat = flatten(model, graphs, world, separator=options.scope_separator,
-                   frames=options.frames_as_links, report=report, resolved=resolved)
+    errors = pick_models(export, options.model, one=True)
+    if errors:
+        return _fail(report, *errors)
+    picked = export.picked[0]
+    model = picked.model
+    flat = flatten_picked(export, picked, report, separator=options.scope_separator,
+                          frames=options.frames_as_links, resolved=resolved)
     world_frames = any(f.body == WORLD for f in flat.frames)
     plan, errors = plan_tree(flat, break_loops=options.break_loops,
                              fixed_base=not options.floating_base, world_frames=world_frames,

@@ -352,22 +352,6 @@ def _option_notes(options: ConversionOptions, report: ConversionReport) -> None:
                        'has no effect on a conversion to USD')
 
 
-def _pick_model(plan: ExportPlan, name: str | None, report: ConversionReport) -> bool:
-    """Keep only the model ``name`` of a world (the ``model`` option); False if there is none."""
-    if not name or plan.document.model is not None:
-        return True
-    chosen = [f for f in plan.models if f.name == name]
-    if not chosen:
-        names = ', '.join(f'[{f.name}]' for f in plan.models) or 'none'
-        report.diagnostics.append(Diagnostic(ErrorCode.PARAMETER_ERROR, f'no model [{name}] in '
-                                             f'the file (models: {names})', plan.document.file))
-        return False
-    for world in plan.document.worlds:
-        world.models = [m for m in world.models if m.name == name]
-    plan.models = chosen
-    return True
-
-
 def _known_joints(plan: ExportPlan, options: ConversionOptions, report: ConversionReport) -> bool:
     """Refuse ``joint_positions`` naming no joint of the exported models."""
     many = len(plan.models) > 1
@@ -392,7 +376,7 @@ def convert_to_usd(result: LoadResult, options: ConversionOptions) -> Conversion
     """
     report = ConversionReport()
     plan = plan_export(result, options, report)
-    if plan is None or report.errors or not _pick_model(plan, options.model, report):
+    if plan is None or report.errors:
         return ConversionResult(None, 'usd', report)
     _option_notes(options, report)
     if not _known_joints(plan, options, report):
