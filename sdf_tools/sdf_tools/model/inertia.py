@@ -4,26 +4,29 @@ Every consumer of an inertia reads it here: the URDF reader and the URDF ->
 SDF converter (fixed-joint lumping: :func:`combine_inertials`), the MJCF and
 USD writers (which store a diagonal inertia and the rotation of its axes:
 :func:`principal_frame`; MuJoCo's test of a moving body: :func:`composite`),
-and the lint checks and the report (:func:`principal`, :func:`tolerance`).
+and the lint checks and the report (:func:`principal`, :func:`tolerance`), and
+the readers' validity test (:func:`inertia_is_valid`, libsdformat's verdict).
 An inertia is SDFormat's six numbers ``(ixx, ixy, ixz, iyy, iyz, izz)`` about
 the centre of mass, in the inertial frame.
 
-(The reader's own validity check, ``sdf.link.inertia_is_valid``, stays with
-the reader: it runs on every link of a large world and avoids importing
-numpy for the diagonal tensors that nearly all are.)
+numpy is imported by the functions that need it, not by this module: the
+readers test every link of a large world here, and importing numpy starts
+its BLAS threads (a process with threads takes a lock in every malloc, and
+the loader of a large world makes millions of them).
 """
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
-from typing import NamedTuple
-
-import numpy as np
-from transforms3d.quaternions import mat2quat, quat2mat
+from typing import TYPE_CHECKING, NamedTuple
 
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.elements import Inertial
 from sdf_tools.transform import IDENTITY, Quat, Transform, Vec3, normalize_quat
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: ixx, ixy, ixz, iyy, iyz, izz about the centre of mass, in the inertial frame.
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -31,19 +34,88 @@ Inertia6 = tuple[float, float, float, float, float, float]
 _EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
 
 
+def inertia_is_valid(mass: float, i: Sequence[float]) -> bool:
+    """Return libsdformat's verdict on a mass and inertia (ignition-math's ``MassMatrix3::IsValid``).
+
+    The mass must be non-negative, the leading minors of the tensor
+    non-negative, and its principal moments non-negative and satisfying the
+    triangle inequality, all up to ``10 * DBL_EPSILON * |ixx + iyy + izz| / 2``.
+    The moments are computed as ignition-math computes them (closed form; a
+    tensor whose products are within 1e-6 of its largest moment counts as
+    diagonal), so that the verdict on an edge case is libsdformat's, in pure
+    Python.
+    """
+    ixx, ixy, ixz, iyy, iyz, izz = i
+    eps = _EPS_FACTOR * abs(ixx + iyy + izz)
+    if (ixy == 0.0 and ixz == 0.0 and iyz == 0.0 and eps < math.inf
+            and (ixx >= 0.0 or iyy >= 0.0 or izz >= 0.0)):
+        # Nearly every link: the same tests, written out for a finite diagonal tensor (its
+        # minors are products of its moments, which ignition-math takes as they are when
+        # the largest is not negative), in a fraction of the time; the readers test every
+        # link of a large world.
+        return (mass >= 0 and ixx + eps >= 0 and ixx * iyy + eps >= 0
+                and izz * iyy * ixx + eps >= 0 and iyy + eps >= 0 and izz + eps >= 0
+                and ixx + iyy + eps >= izz and iyy + izz + eps >= ixx and izz + ixx + eps >= iyy)
+    det = ((izz * iyy - iyz * iyz) * ixx + -(izz * ixy - ixz * iyz) * ixy
+           + (iyz * ixy - ixz * iyy) * ixz)
+    if not (mass >= 0 and ixx + eps >= 0 and ixx * iyy - ixy * ixy + eps >= 0
+            and det + eps >= 0):
+        return False
+    a, b, c = principal_moments(i)
+    eps = _EPS_FACTOR * abs(a + b + c)
+    return (a + eps >= 0 and b + eps >= 0 and c + eps >= 0 and a + b + eps >= c
+            and b + c + eps >= a and c + a + eps >= b)
+
+
+def principal_moments(i: Sequence[float]) -> tuple[float, float, float]:
+    """Return the principal moments as ignition-math's ``MassMatrix3::PrincipalMoments`` does.
+
+    A tensor whose products of inertia are within ``1e-6`` times its largest
+    diagonal moment is taken as diagonal (its moments in their order);
+    otherwise the closed form of Kronenburg (arXiv:1306.6291), ascending.
+    """
+    ixx, ixy, ixz, iyy, iyz, izz = i
+    tol = 1e-6 * max(ixx, iyy, izz)
+    if abs(ixy) <= tol and abs(ixz) <= tol and abs(iyz) <= tol:
+        return ixx, iyy, izz
+    b = ixx + iyy + izz
+    c = ixx * iyy - ixy * ixy + ixx * izz - ixz * ixz + iyy * izz - iyz * iyz
+    # (the operations in ignition-math's order: the verdict on an edge case hangs on round-off)
+    d = (ixx * (iyz * iyz) + iyy * (ixz * ixz) + izz * (ixy * ixy) - ixx * iyy * izz
+         - 2 * ixy * ixz * iyz)
+    p = b * b - 3 * c
+    if p < tol * tol:
+        return b / 3.0, b / 3.0, b / 3.0
+    q = 2 * b ** 3 - 9 * b * c - 27 * d
+    delta = math.acos(max(min(0.5 * q / p ** 1.5, 1.0), -1.0))
+    root = 2 * math.sqrt(p)
+    m0 = (b + root * math.cos(delta / 3.0)) / 3.0
+    m1 = (b + root * math.cos((delta + 2 * math.pi) / 3.0)) / 3.0
+    m2 = (b + root * math.cos((delta - 2 * math.pi) / 3.0)) / 3.0
+    m0, m1, m2 = sorted((m0, m1, m2))
+    return m0, m1, m2
+
+
 def tensor(i: Sequence[float]) -> np.ndarray:
     """Return the symmetric 3x3 matrix of ``(ixx, ixy, ixz, iyy, iyz, izz)``."""
+    import numpy as np
+
     ixx, ixy, ixz, iyy, iyz, izz = i
     return np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]], dtype=float)
 
 
 def rotation(q: Quat) -> np.ndarray:
     """Return the 3x3 rotation matrix of a quaternion ``(w, x, y, z)``."""
+    import numpy as np
+    from transforms3d.quaternions import quat2mat
+
     return np.asarray(quat2mat(q), dtype=float)
 
 
 def in_frame(i: Sequence[float], frame: Transform) -> np.ndarray:
     """Return inertia ``i`` (given in ``frame``'s axes) with its axes turned to the outer frame."""
+    import numpy as np
+
     r = rotation(frame.q)
     return np.asarray(r @ tensor(i) @ r.T, dtype=float)
 
@@ -69,6 +141,8 @@ def principal(i: Sequence[float]) -> Principal:
 
 
 def _decompose(i: Sequence[float]) -> Principal:
+    import numpy as np
+
     w, v = np.linalg.eigh(tensor(i))
     if np.linalg.det(v) < 0:
         v[:, 2] = -v[:, 2]
@@ -109,6 +183,8 @@ def principal_frame(inertia: Inertia6, frame: Transform) -> PrincipalFrame:
     ixx, ixy, ixz, iyy, iyz, izz = inertia
     if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
         return PrincipalFrame(com, normalize_quat(frame.q), (ixx, iyy, izz))
+    from transforms3d.quaternions import mat2quat
+
     p = _decompose(inertia)
     w, x, y, z = (float(v) for v in mat2quat(p.axes))
     q = (Transform(q=frame.q) * Transform(q=normalize_quat((w, x, y, z)))).q
@@ -125,7 +201,7 @@ def _without_round_off(moments: tuple[float, float, float]) -> Vec3:
     stays negative (and is reported by the writers).
     """
     scale = max(abs(m) for m in moments)
-    eps = 16.0 * float(np.finfo(float).eps) * scale
+    eps = 16.0 * 2.220446049250313e-16 * scale  # 16 ulps (DBL_EPSILON) of the largest
     a, b, c = (0.0 if abs(m) <= eps else m for m in moments)
     return (a, b, c)
 
@@ -144,6 +220,8 @@ def composite(parts: Sequence[tuple[float, np.ndarray, np.ndarray]]
         total is not positive: masses of 0 add their tensors but move
         nothing), and the tensor about it, in the same frame.
     """
+    import numpy as np
+
     total = float(sum(m for m, _, _ in parts))
     com: np.ndarray = parts[0][1]
     if total > 0.0:
@@ -163,6 +241,8 @@ def combine_inertials(parent: Inertial | None, child: Inertial, x_pc: Transform)
     had none), as libsdformat does. Masses of 0 add their inertia tensors
     but move nothing.
     """
+    import numpy as np
+
     parts = []
     for inertial, place in ((parent, IDENTITY), (child, x_pc)):
         if inertial is None:

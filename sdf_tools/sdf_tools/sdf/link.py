@@ -6,6 +6,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
+from sdf_tools.model.inertia import inertia_is_valid
 from sdf_tools.sdf.auto_inertial import is_auto, read_auto_inertial
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
@@ -28,35 +29,6 @@ LINK_CHILDREN = {
     'self_collide', 'kinematic', 'must_be_base_link', 'velocity_decay', 'projector',
     'audio_sink', 'audio_source', 'battery', 'particle_emitter', 'frame',
 }
-
-
-def inertia_is_valid(mass: float, m: tuple[float, float, float, float, float, float]) -> bool:
-    """Check mass and inertia the way ignition-math's MassMatrix3::IsValid does.
-
-    Mass must be non-negative, the leading minors of the inertia matrix
-    non-negative and its principal moments must satisfy the triangle
-    inequality, all up to ``10 * DBL_EPSILON * |ixx + iyy + izz| / 2``.
-    """
-    ixx, ixy, ixz, iyy, iyz, izz = m
-    if mass < 0:
-        return False
-    eps = 10.0 * 2.220446049250313e-16 * 0.5 * abs(ixx + iyy + izz)
-    if ixy == 0.0 and ixz == 0.0 and iyz == 0.0:
-        # Diagonal: the moments are the principal moments (the common case,
-        # checked without numpy's per-call overhead).
-        moments = (ixx, iyy, izz)
-    else:
-        # numpy only here: importing it starts its BLAS threads, and a process with threads
-        # takes a lock in every malloc; the loader of a large world makes millions of them.
-        import numpy as np
-
-        mat = np.array([[ixx, ixy, ixz], [ixy, iyy, iyz], [ixz, iyz, izz]])
-        if ixx < -eps or ixx * iyy - ixy * ixy < -eps or float(np.linalg.det(mat)) < -eps:
-            return False
-        moments = tuple(float(x) for x in np.linalg.eigvalsh(mat))  # type: ignore[assignment]
-    a, b, c = moments
-    return (min(moments) >= -eps and a + b >= c - eps and b + c >= a - eps
-            and a + c >= b - eps)
 
 
 _INERTIA_DEFAULTS = {'ixx': 1.0, 'ixy': 0.0, 'ixz': 0.0, 'iyy': 1.0, 'iyz': 0.0, 'izz': 1.0}

@@ -17,9 +17,9 @@ from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
+from sdf_tools.model.inertia import inertia_is_valid
 from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.sdf.link import inertia_is_valid
 from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.urdf.releases import rules
 

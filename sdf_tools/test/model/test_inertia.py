@@ -1,13 +1,88 @@
-"""The one inertia implementation: principal axes in a frame, rigidly joined bodies."""
+"""The one inertia implementation: validity, principal axes in a frame, rigidly joined bodies."""
 from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.spatial.transform import Rotation
+from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
+from sdf_tools.errors import ErrorCode
+from sdf_tools.load import load_file
 from sdf_tools.model import Inertial, RawPose
-from sdf_tools.model.inertia import combine_inertials, composite, in_frame, principal_frame, rotation
+from sdf_tools.model.inertia import (
+    combine_inertials,
+    composite,
+    in_frame,
+    inertia_is_valid,
+    principal,
+    principal_frame,
+    principal_moments,
+    rotation,
+)
 from sdf_tools.transform import Transform
+
+# Mass and (ixx, ixy, ixz, iyy, iyz, izz) where the verdict is decided at the edge: equalities
+# of the triangle inequality, round-off, ignition-math's "nearly diagonal" shortcut (products
+# within 1e-6 of the largest moment), a leading minor just below zero, rank deficiency.
+EDGE_CASES = {
+    'triangle_equality': (1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 2.0)),
+    'triangle_broken': (1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 2.000001)),
+    'nearly_diagonal_xz': (1.0, (1.0, 0.0, 1e-7, 1.0, 0.0, 2.0)),
+    'nearly_diagonal_xy': (1.0, (1.0, 1e-7, 0.0, 1.0, 0.0, 2.0)),
+    'minor_below_zero': (1.0, (-2e-14, 0.0, 0.0, 10.0, 0.0, 10.0)),
+    'minor_below_zero_full': (1.0, (-2e-14, 1e-20, 0.0, 10.0, 0.0, 10.0)),
+    'rank_deficient': (1.0, (0.001,) * 6),
+    'rotated_triangle_equality': (1.0, (1.0, 0.0, 0.0, 1.5, -0.5, 1.5)),
+    'rotated_triangle_equality_z': (1.0, (1.5, 0.5, 0.0, 1.5, 0.0, 1.0)),
+    'rotated': (2.0, (2.1, 0.3, -0.2, 1.7, 0.25, 1.9)),
+    'negative_mass': (-1.0, (1.0, 0.0, 0.0, 1.0, 0.0, 1.0)),
+    'zero': (0.0, (0.0,) * 6),
+    'large_product': (1.0, (1.0, 2.0, 0.0, 1.0, 0.0, 1.0)),
+    'negative_determinant': (1.0, (1.0, 0.9, 0.9, 1.0, 0.9, 1.0)),
+    'two_small_moments': (1.0, (1.0, 0.5, 0.5, 1.0, 0.5, 1.0)),
+    'moment_of_round_off': (1.0, (1e-16, 0.0, 0.0, 1.0, 0.0, 1.0)),
+    'negative_diagonal': (1.0, (-1.0, 0.0, 0.0, -1.0, 0.0, -1.0)),
+}
+
+
+def _link_file(directory: Path, name: str, mass: float, inertia: tuple[float, ...]) -> Path:
+    tags = ('ixx', 'ixy', 'ixz', 'iyy', 'iyz', 'izz')
+    values = ''.join(f'<{t}>{v!r}</{t}>' for t, v in zip(tags, inertia, strict=True))
+    path = directory / f'{name}.sdf'
+    path.write_text(f'<sdf version="1.9"><model name="m"><link name="l"><inertial><mass>{mass!r}'
+                    f'</mass><inertia>{values}</inertia></inertial></link></model></sdf>\n')
+    return path
+
+
+@pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
+@pytest.mark.parametrize('name', sorted(EDGE_CASES))
+def test_inertia_is_valid_gives_libsdformat_12_verdict_on_edge_cases(name: str,
+                                                                     tmp_path: Path) -> None:
+    mass, inertia = EDGE_CASES[name]
+    path = _link_file(tmp_path, name, mass, inertia)
+    theirs = 'LINK_INERTIA_INVALID' not in [e['code'] for e in run_probe(path)['errors']]
+    loaded = ErrorCode.LINK_INERTIA_INVALID not in [d.code for d in load_file(path).errors]
+    assert inertia_is_valid(mass, inertia) is theirs
+    assert loaded is theirs
+
+
+def test_principal_moments_agree_with_the_eigen_solver() -> None:
+    r = Rotation.from_euler('xyz', [0.3, -0.5, 1.1]).as_matrix()
+    t = r @ np.diag([0.4, 2.0, 2.3]) @ r.T
+    i = (t[0, 0], t[0, 1], t[0, 2], t[1, 1], t[1, 2], t[2, 2])
+    assert principal_moments(i) == pytest.approx(principal(i).moments, rel=1e-12)
+
+
+def test_loading_checks_inertia_without_importing_numpy(tmp_path: Path) -> None:
+    path = _link_file(tmp_path, 'rotated', *EDGE_CASES['rotated'])
+    code = (f'import sys; from sdf_tools.load import load_file; r = load_file({str(path)!r}); '
+            "assert r.document is not None and not r.errors; print('numpy' in sys.modules)")
+    out = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == 'False'
 
 
 def test_principal_frame_keeps_a_diagonal_tensor_and_its_frame_exactly() -> None:
