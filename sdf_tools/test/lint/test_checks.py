@@ -13,6 +13,9 @@ from sdf_tools.report import build_report
 from sdf_tools.resolved import resolve
 
 # A 0.2 m cube of 8 kg: 1000 kg/m^3, I = m (a^2 + a^2) / 12 on each axis.
+DATA = Path(__file__).resolve().parents[1] / 'data' / 'urdf_rules'
+#: A URDF arm with a massless link lumping cannot save ([dummy]) and one it saves ([sensor_frame]).
+MASSLESS_LINKS = DATA / 'massless_links.urdf'
 CUBE_I = 8.0 * (0.04 + 0.04) / 12.0
 BOX = '<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>'
 
@@ -156,7 +159,7 @@ def test_zero_axis_listed_at_its_line(write_sdf: Writer) -> None:
 
 def test_zero_axis_in_urdf_listed_at_its_line(tmp_path: Path) -> None:
     path = tmp_path / 'r.urdf'
-    path.write_text(URDF_ARM.replace('<axis xyz="0 1 0"/>', '<axis xyz="0 0 0"/>'))
+    path.write_text(MASSLESS_LINKS.read_text().replace('<axis xyz="0 1 0"/>', '<axis xyz="0 0 0"/>'))
     p = next(p for p in found(path) if 'cannot be zero' in p.message)
     assert (p.severity, p.line) == (Severity.ERROR, line_of(path, '<axis xyz="0 0 0"/>'))
 
@@ -198,24 +201,9 @@ def test_validation_errors_listed_with_file_and_line(write_sdf: Writer) -> None:
     assert ranks == sorted(ranks)
 
 
-URDF_ARM = """<?xml version="1.0"?>
-<robot name="r">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="dummy"/>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="sensor_frame"/>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="dummy"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="dummy"/><child link="arm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="fix" type="fixed"><parent link="base"/><child link="sensor_frame"/></joint>
-</robot>
-"""
 
-
-def test_urdf_massless_links_dropped_or_lumped(tmp_path: Path) -> None:
-    path = tmp_path / 'r.urdf'
-    path.write_text(URDF_ARM)
+def test_urdf_massless_links_dropped_or_lumped() -> None:
+    path = MASSLESS_LINKS
     dummy = about(path, 'r::dummy')['MASSLESS_LINK']
     assert dummy.severity is Severity.WARNING and 'drops' in dummy.message and '[arm]' in dummy.message
     assert dummy.line == line_of(path, '<link name="dummy"/>')
@@ -248,12 +236,8 @@ def test_zero_size_shape_is_noted_not_drawn(write_sdf: Writer) -> None:
     assert report.scene is not None and len(report.scene.nodes) == 2  # the two boxes only
 
 
-def test_urdf_massless_root_is_the_readers_refusal_alone(tmp_path: Path) -> None:
+def test_urdf_massless_root_is_the_readers_refusal_alone() -> None:
     # libsdformat refuses the robot (MODEL_WITHOUT_LINK): that error is the root's one line.
-    path = tmp_path / 'r.urdf'
-    path.write_text('<?xml version="1.0"?>\n<robot name="r">\n<link name="base"/>\n<link name="arm"><inertial>'
-                    '<mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>'
-                    '</link><joint name="j" type="continuous"><parent link="base"/><child link="arm"/>'
-                    '</joint></robot>\n')
+    path = DATA / 'massless_root.urdf'
     at_base = [p.code for p in found(path) if p.line == 3]
     assert at_base == [ErrorCode.MODEL_WITHOUT_LINK]

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +17,23 @@ import pytest
 from lxml import etree
 from support.chromium import Browser, chromium_path
 
+PACKAGE = Path(__file__).resolve().parents[2]
+#: The bundled examples: the demo world and the model it includes.
+DEMO = PACKAGE / 'sdf_tools' / 'examples' / 'demo_world.sdf'
+EXAMPLES = (DEMO, DEMO.parent / 'models' / 'sensor_mast')
 #: The viewer's background colour (``scene.background`` in viewer_js.py).
 BACKGROUND = (0xF3, 0xF5, 0xF7)
 #: A pixel further than this (sum of channel differences) from another counts as different.
 PIXEL_DELTA = 24
+
+
+def write_page(path: Path, out: Path, env: dict[str, str],
+               options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
+    """Run ``sdf_tools report`` as a user would."""
+    return subprocess.run([sys.executable, '-m', 'sdf_tools', 'report', str(path), '-o', str(out),
+                           *options],
+                          env={**os.environ, **env, 'PYTHONPATH': str(PACKAGE)},
+                          capture_output=True, text=True, timeout=300, check=False)
 
 
 def require_chromium() -> None:

@@ -63,12 +63,8 @@ def test_invalid_file_still_gets_a_page_listing_its_errors(tmp_path: Path) -> No
     assert 'JOINT_CHILD_LINK_INVALID' in html and f'title="{path}">bad.sdf:3<' in html
 
 
-def test_massless_root_urdf_gets_a_page_naming_the_root(tmp_path: Path) -> None:
-    path = tmp_path / 'r.urdf'
-    path.write_text('<?xml version="1.0"?><robot name="r"><link name="base"/><link name="arm">'
-                    '<inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/>'
-                    '</inertial></link><joint name="j" type="continuous"><parent link="base"/>'
-                    '<child link="arm"/></joint></robot>')
+def test_massless_root_urdf_gets_a_page_naming_the_root(tmp_path: Path, data_dir: Path) -> None:
+    path = data_dir / 'urdf_rules' / 'massless_root.urdf'
     out = tmp_path / 'r.html'
     assert main(['report', str(path), '-o', str(out)]) in (0, 1)
     problems = out.read_text().split('id="problems"')[1].split('</section>')[0]
@@ -130,26 +126,16 @@ def test_xacro_arguments_after_the_options(tmp_path: Path, data_dir: Path) -> No
     assert main(['report', str(xacro), '-o', str(out), 'prefix']) == 2
 
 
-URDF_LUMPED = """<?xml version="1.0"?>
-<robot name="r">
-  <link name="base"><inertial><mass value="2"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="dummy"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial></link>
-  <link name="sensor_frame"/>
-  <joint name="j1" type="revolute"><parent link="base"/><child link="dummy"/><axis xyz="0 0 1"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="j2" type="revolute"><parent link="dummy"/><child link="arm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
-  <joint name="fix" type="fixed"><parent link="base"/><child link="sensor_frame"/></joint>
-</robot>
-"""
 
-
-def test_check_strict_and_report_say_the_same_lines_once(tmp_path: Path,
+def test_check_strict_and_report_say_the_same_lines_once(tmp_path: Path, data_dir: Path,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     # A massless link lumping saves and one it does not: one line each, the same in both.
+    # test/data/urdf_rules/massless_links.urdf, its [dummy] with an <inertial> of mass 0
     path = tmp_path / 'r.urdf'
-    path.write_text(URDF_LUMPED)
+    zero = ('<link name="dummy"><inertial><mass value="0"/><inertia ixx="0" iyy="0" izz="0" ixy="0" '
+            'ixz="0" iyz="0"/></inertial></link>')
+    path.write_text((data_dir / 'urdf_rules' / 'massless_links.urdf').read_text()
+                    .replace('<link name="dummy"/>', zero))
     assert main(['check', str(path), '--strict']) == 1
     err = capsys.readouterr().err
     said = sorted(re.findall(r':(\d+): (?:error|warning|note): \[(\w+)\]', err))

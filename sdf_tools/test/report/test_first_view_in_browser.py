@@ -23,15 +23,13 @@ import os
 import shutil
 import subprocess
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from differential.corpus import RobotFile, corpus, corpus_id
 from support.chromium import Browser
 
-from report.browser_checks import differing, drawn_fraction, pixels, require_chromium, view_clip
-from report.test_page_in_browser import DEMO, write_page
+from report.browser_checks import EXAMPLES, differing, drawn_fraction, pixels, view_clip, write_page
 
 #: The model, drawn without the grid, covers at least this fraction of the canvas: a bare
 #: link (one frame and its centre of mass) reaches about 1 %; before, four of eight such
@@ -76,21 +74,6 @@ BARE = """<?xml version="1.0"?>
 </model>
 </sdf>
 """
-
-
-@pytest.fixture(scope='module')
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = Path(os.environ.get('SDF_TOOLS_REPORT_SHOTS') or tmp_path_factory.mktemp('first_view'))
-    out.mkdir(parents=True, exist_ok=True)
-    print(f'\nfirst-view screenshots: {out}')
-    return out
-
-
-@pytest.fixture(scope='module')
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with Browser(1400, 1000) as b:
-        yield b
 
 
 def _frame(browser: Browser) -> None:
@@ -189,7 +172,7 @@ def _page(source: Path, tmp_path: Path, env: dict[str, str] | None = None,
     return out
 
 
-@pytest.mark.parametrize('example', [DEMO, DEMO.parent / 'models' / 'sensor_mast'], ids=lambda p: p.name)
+@pytest.mark.parametrize('example', EXAMPLES, ids=lambda p: p.name)
 def test_bundled_example_first_view(example: Path, browser: Browser, shots: Path, tmp_path: Path) -> None:
     check_first_view(browser, _page(example, tmp_path), shots, f'first_{example.name}')
 

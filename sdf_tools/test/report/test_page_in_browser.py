@@ -8,9 +8,6 @@ kept (their directory is printed; run pytest with ``-s`` to see it).
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +16,8 @@ from differential.corpus import RobotFile, corpus, corpus_id
 from support.chromium import Browser
 
 from report.browser_checks import (
+    DEMO,
+    EXAMPLES,
     arms_world,
     differing,
     drawn_fraction,
@@ -27,13 +26,10 @@ from report.browser_checks import (
     moving_joints,
     page_text,
     pixels,
-    require_chromium,
     view_clip,
+    write_page,
 )
 
-HERE = Path(__file__).resolve().parent
-PACKAGE = HERE.parent.parent
-DEMO = PACKAGE / 'sdf_tools' / 'examples' / 'demo_world.sdf'
 #: A fair sample: an arm with massless links, junk inertias, a world of models, a
 #: 60-link humanoid and a 52-link robot whose meshes are decimated, an arm whose
 #: meshes are decimated, and an 82-link PR2.
@@ -50,36 +46,12 @@ SAMPLE = (
 MAX_PAGE_BYTES = 5_000_000
 
 
-@pytest.fixture(scope='module')
-def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = Path(os.environ.get('SDF_TOOLS_REPORT_SHOTS') or tmp_path_factory.mktemp('report_shots'))
-    out.mkdir(parents=True, exist_ok=True)
-    print(f'\nreport screenshots: {out}')
-    return out
-
-
-@pytest.fixture(scope='module')
-def browser() -> Iterator[Browser]:
-    require_chromium()
-    with Browser(1400, 1000) as b:
-        yield b
-
-
 def _sample() -> list[RobotFile]:
     """The sample above; every file of the corpus with ``SDF_TOOLS_REPORT_ALL=1`` (about an hour)."""
     if os.environ.get('SDF_TOOLS_REPORT_ALL'):
         return corpus()
     by_id = {corpus_id(e): e for e in corpus()}
     return [by_id[i] for i in SAMPLE if i in by_id]
-
-
-def write_page(path: Path, out: Path, env: dict[str, str],
-               options: tuple[str, ...] = ()) -> subprocess.CompletedProcess[str]:
-    """Run ``sdf_tools report`` as a user would."""
-    return subprocess.run([sys.executable, '-m', 'sdf_tools', 'report', str(path), '-o', str(out),
-                           *options],
-                          env={**os.environ, **env, 'PYTHONPATH': str(PACKAGE)},
-                          capture_output=True, text=True, timeout=300, check=False)
 
 
 def _move_a_joint(browser: Browser, before: np.ndarray, clip: dict[str, float],
@@ -135,7 +107,7 @@ def check_page(browser: Browser, page: Path, source: Path, shots: Path, name: st
     assert _move_a_joint(browser, before, clip, shots / f'{name}_moved.png') > 0, 'no slider moved the view'
 
 
-@pytest.mark.parametrize('example', [DEMO, DEMO.parent / 'models' / 'sensor_mast'], ids=lambda p: p.name)
+@pytest.mark.parametrize('example', EXAMPLES, ids=lambda p: p.name)
 def test_bundled_example_page(example: Path, browser: Browser, shots: Path, tmp_path: Path) -> None:
     out = tmp_path / 'page.html'
     run = write_page(example, out, {})
