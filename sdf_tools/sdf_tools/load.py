@@ -109,6 +109,17 @@ def without_read_summary(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return [d for d in diagnostics if not summary(d)]
 
 
+def read_string(text: str | bytes, source: str | None = None) -> LoadResult:
+    """Read SDFormat or URDF text into a document, as :func:`load_string` does, without graphs.
+
+    For an importer that writes the description it read as SDFormat (so that our
+    reader checks it like any input), changes the document it gets back, then
+    hands it to :func:`load_document`.
+    """
+    data = text.encode('utf-8') if isinstance(text, str) else text
+    return _read_bytes(data, None, source, None)
+
+
 def load_document(document: Document, diagnostics: Iterable[Diagnostic] = ()) -> LoadResult:
     """Build and validate the frame graphs of a document built in memory, as ``load_file`` does.
 

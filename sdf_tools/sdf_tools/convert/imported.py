@@ -1,10 +1,11 @@
 """What an importer gives the converters: a load result, and what reading the format changed.
 
 MJCF and USD are read by their own engines (MuJoCo, usd-core) into a
-description document; :func:`sdf_tools.load.load_document` (USD) or our
-SDFormat reader (MJCF, through the document's SDFormat text) turns it into
-the same :class:`~sdf_tools.load.LoadResult` any SDFormat or URDF file
-gives. The conversion that follows is the one every input goes through
+description document (MJCF's passes through our SDFormat reader as text, for
+the spec check, and is pointed back at the MJCF lines);
+:func:`sdf_tools.load.load_document` turns it into the same
+:class:`~sdf_tools.load.LoadResult` any SDFormat or URDF file gives. The
+conversion that follows is the one every input goes through
 (:func:`sdf_tools.convert.api.convert_loaded`); what the import dropped,
 renamed or assumed is reported before what the conversion did.
 """
@@ -23,8 +24,8 @@ class Imported:
 
     loaded: LoadResult | None
     report: ConversionReport = field(default_factory=ConversionReport)
-    # Rewrites the lines a conversion of ``loaded`` reports (lines of the text the import
-    # wrote) as lines of the imported file (MJCF: mjcf/import_lines.py).
+    # Finishes the report of a conversion of ``loaded`` (MJCF: names the imported file in
+    # every entry, mjcf/import_lines.py).
     cite: Callable[[ConversionReport], None] | None = None
 
     def failed(self, to: str) -> ConversionResult:

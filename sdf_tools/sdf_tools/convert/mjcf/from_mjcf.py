@@ -2,11 +2,13 @@
 
 MuJoCo reads the file (:mod:`~sdf_tools.convert.mjcf.reader`), the
 description model built from it is written as SDFormat and read back by our
-reader (so the spec check and the frame graphs check it like any input):
-:func:`load_mjcf` returns that load result, which converts to every format
-with the usual options (:func:`sdf_tools.convert.api.convert_loaded`). What
-MJCF has and the description model does not is in the import's report,
-reported before what the conversion did.
+reader (so the spec check checks it like any input), pointed at the MJCF
+file's lines (:mod:`~sdf_tools.convert.mjcf.import_lines`) and loaded with
+:func:`sdf_tools.load.load_document` (the frame graphs): :func:`load_mjcf`
+returns that load result, which converts to every format with the usual
+options (:func:`sdf_tools.convert.api.convert_loaded`). What MJCF has and the
+description model does not is in the import's report, reported before what
+the conversion did.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from typing import Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
-from sdf_tools.convert.mjcf.import_lines import cite_mjcf, line_map, origins
+from sdf_tools.convert.mjcf.import_lines import in_mjcf, line_map, name_mjcf, origins
 from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
 from sdf_tools.convert.mjcf.read_keyframe import read_initial_key
 from sdf_tools.convert.mjcf.read_sensors import read_sensors
@@ -35,7 +37,7 @@ from sdf_tools.convert.mjcf.reader import (
 )
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
-from sdf_tools.load import LoadResult, load_string
+from sdf_tools.load import load_document, read_string
 from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose, World
 from sdf_tools.transform import Transform
 
@@ -198,26 +200,33 @@ def _model_of(doc: Document | None) -> Model | None:
     return doc.model if doc.model is not None else doc.worlds[0].models[0]
 
 
-def _keep_file_names(model: Model, loaded: LoadResult) -> None:
+def _keep_file_names(model: Model, read: Document) -> None:
     """Carry the MJCF names of renamed joints onto the joints the SDFormat text was read into."""
     names = {j.name: j.file_name for j in model.joints if j.file_name}
-    got = _model_of(loaded.document) if loaded.document is not None and (
-        loaded.document.model is not None or loaded.document.worlds) else None
+    got = _model_of(read) if read.model is not None or read.worlds else None
     for j in got.joints if got is not None else []:
         j.file_name = names.get(j.name, j.file_name)
 
 
 def load_mjcf(path: str, xacro_args: dict[str, str] | None = None) -> Imported:
-    """Read MJCF with MuJoCo into a load result (None when MuJoCo cannot read it)."""
+    """Read MJCF with MuJoCo into a load result (None when MuJoCo cannot read it).
+
+    Every location in the result (its document and diagnostics) is a line of the
+    MJCF file. ``xacro_args`` are not used (MJCF has no arguments).
+    """
     doc, report = read_mjcf(path)
     if doc is None:
         return Imported(None, report)
-    sdf = to_text(write_document(doc, WriteOptions(version='1.11')), [], path)  # 1.11: <mimic>
-    loaded = load_string(sdf, path, xacro_args)
-    # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
-    loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
     model = _model_of(doc)
     assert model is not None
-    _keep_file_names(model, loaded)
-    lines = line_map(sdf, origins(model))
-    return Imported(loaded, report, lambda r: cite_mjcf(r, str(path), lines))
+    sdf = to_text(write_document(doc, WriteOptions(version='1.11')), [], path)  # 1.11: <mimic>
+    read = read_string(sdf, path)
+    # Only errors of the intermediate SDFormat matter: its defaults and lines are our own.
+    errors = [d for d in read.diagnostics if d.severity is Severity.ERROR]
+    read.diagnostics = in_mjcf(read.document, errors, str(path), line_map(sdf, origins(model)))
+    loaded = read
+    if read.document is not None:
+        _keep_file_names(model, read.document)
+        loaded = load_document(read.document, read.diagnostics)
+        loaded.diagnostics = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
+    return Imported(loaded, report, lambda r: name_mjcf(r, str(path)))

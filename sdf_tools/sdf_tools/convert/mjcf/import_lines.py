@@ -1,21 +1,25 @@
-"""Point every line an MJCF import reports into the MJCF file, not into the intermediate SDFormat.
+"""Point every line of an MJCF import into the MJCF file, not into the intermediate SDFormat.
 
-An import writes the model read from MJCF as SDFormat text and converts that
-(:func:`~sdf_tools.convert.mjcf.from_mjcf.convert_mjcf_file`), so what the
-conversion reports carries lines of that text (``cassie.xml:1101`` for a
-282-line file). Each element of the description model already holds the line
-of the MJCF element it came from (a body, joint, geom or site); this module
-maps each line of the intermediate text to the line of its nearest named
-element's origin, and rewrites the report with it.
+An import writes the model read from MJCF as SDFormat text and reads that
+back (:func:`~sdf_tools.convert.mjcf.from_mjcf.load_mjcf`), so the document
+read carries lines of that text (``cassie.xml:1101`` for a 282-line file).
+Each element of the model built from MJCF holds the line of the MJCF element
+it came from (a body, joint, geom or site); this module maps each line of the
+intermediate text to the line of its nearest named element's origin
+(:func:`line_map`), and points the document read back and its diagnostics at
+those lines (:func:`in_mjcf`), before its frame graphs are built: whatever is
+said of the loaded file then names the MJCF file and line.
 """
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport
-from sdf_tools.model import Loc, Model
+from sdf_tools.errors import Diagnostic
+from sdf_tools.model import Document, Loc, Model
 
 Key = tuple[str, ...]
 _OWN = ('link', 'joint', 'frame')
@@ -75,14 +79,37 @@ def line_map(sdf_text: str, known: dict[Key, Loc]) -> dict[int, int | None]:
     return out
 
 
-def cite_mjcf(report: ConversionReport, mjcf_file: str, lines: dict[int, int | None]) -> None:
-    """Rewrite the report's lines (of the intermediate text) as lines of ``mjcf_file``."""
-    report.entries[:] = [
-        dataclasses.replace(e, file=mjcf_file,
-                            line=lines.get(e.line) if e.line is not None else None)
-        for e in report.entries if e.element not in _INTERMEDIATE]
-    report.diagnostics[:] = [
-        dataclasses.replace(d, file=mjcf_file,
-                            line=lines.get(d.line) if d.line is not None else None)
-        if d.file == mjcf_file else d
-        for d in report.diagnostics]
+def _locs(obj: object, seen: set[int]) -> Iterator[Loc]:
+    """Yield every location held in a document's records, each once."""
+    if isinstance(obj, Loc):
+        if id(obj) not in seen:
+            seen.add(id(obj))
+            yield obj
+    elif isinstance(obj, (list, tuple)):
+        for item in obj:
+            yield from _locs(item, seen)
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _locs(getattr(obj, f.name), seen)
+
+
+def in_mjcf(doc: Document | None, diagnostics: list[Diagnostic], mjcf_file: str,
+            lines: dict[int, int | None]) -> list[Diagnostic]:
+    """Point ``doc`` (read from the intermediate text) and ``diagnostics`` into ``mjcf_file``.
+
+    Returns:
+        The diagnostics with their intermediate lines made MJCF lines; the
+        document's locations are changed in place.
+    """
+    for loc in _locs(doc, set()) if doc is not None else ():
+        if loc.file == mjcf_file and loc.line is not None:
+            loc.line = lines.get(loc.line)
+    return [dataclasses.replace(d, line=lines.get(d.line) if d.line is not None else None)
+            if d.file == mjcf_file else d for d in diagnostics]
+
+
+def name_mjcf(report: ConversionReport, mjcf_file: str) -> None:
+    """Say every entry of a conversion of an MJCF import in ``mjcf_file``; drop those about
+    the intermediate text itself."""
+    report.entries[:] = [dataclasses.replace(e, file=mjcf_file) for e in report.entries
+                         if e.element not in _INTERMEDIATE]

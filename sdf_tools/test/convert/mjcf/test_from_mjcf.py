@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,7 @@ from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
 from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
 from sdf_tools.convert.api import convert_file, convert_input
 from sdf_tools.convert.flatten import pose_in_link
+from sdf_tools.convert.mjcf.from_mjcf import load_mjcf
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import LoadResult, load_string
@@ -188,6 +190,36 @@ def test_import_maps_joints_sites_couplings_and_reports_the_rest(tmp_path: Path)
     lines = {e.element: e.line for e in result.report.entries}
     assert lines['actuator[m]'] == MJCF_EXTRAS.splitlines().index(
         '  <actuator><motor name="m" joint="hinge"/></actuator>') + 1
+
+
+def test_import_load_result_and_outputs_cite_the_mjcf_lines(tmp_path: Path) -> None:
+    path = tmp_path / 'extras.xml'
+    path.write_text(MJCF_EXTRAS)
+    source = MJCF_EXTRAS.splitlines()
+    imported = load_mjcf(str(path))
+    assert imported.loaded is not None and imported.loaded.document is not None
+    model = imported.loaded.document.model
+    assert model is not None
+    bodies = [link for link in model.links if link.name != 'world_body']  # the world's geoms
+    assert bodies
+    for link in bodies:  # each body's own line of the MJCF file
+        assert link.loc is not None and link.loc.file == str(path) and link.loc.line
+        assert f'name="{link.name}"' in source[link.loc.line - 1]
+    # The outputs' header comments cite what the reports cite: lines of the MJCF file.
+    forms = (rf'{re.escape(str(path))}:(\d+): \w+: ([^:]+):',  # URDF, USD, MJCF
+             r'^ +\w+: ([^:]+): .*\(line (\d+)\)$')  # SDFormat
+    checked = 0
+    for to in ('urdf', 'usd', 'mjcf', 'sdf'):
+        result = convert_input(path, to=to, options=ConversionOptions(), input_format='mjcf')
+        assert result.ok and result.text is not None
+        said = {e.element: e.line for e in result.report.entries}
+        cited = [(int(line), element) for line, element in re.findall(forms[0], result.text)]
+        cited += [(int(line), element)
+                  for element, line in re.findall(forms[1], result.text, re.MULTILINE)]
+        for line, element in cited:
+            assert line <= len(source) and said[element] == line
+        checked += len(cited)
+    assert checked >= 4
 
 
 @pytest.mark.parametrize('text', ['<mujoco><worldbody><body><joint type="nope"/></body>'
