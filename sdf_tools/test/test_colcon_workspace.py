@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from support.tools import skip_or_fail
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGES = ('sdf_tools', 'sdf_tools_interfaces')
@@ -32,13 +33,6 @@ PATH_VARIABLES = (
     'LD_LIBRARY_PATH', 'PATH',
 )
 BUILD_TIMEOUT_S = 600
-
-
-def _skip_or_fail(reason: str) -> None:
-    """Skip, or fail under `./dev test`, which promises that every tool is there."""
-    if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-        pytest.fail(reason)
-    pytest.skip(reason)
 
 
 def _is_repo_install(entry: str) -> bool:
@@ -72,13 +66,13 @@ def _find_cmake_package(name: str, prefixes: Iterable[str]) -> bool:
 def _require_toolchain(env: dict[str, str]) -> None:
     for tool in ('colcon', 'cmake'):
         if shutil.which(tool, path=env.get('PATH')) is None:
-            _skip_or_fail(f'{tool} is not on PATH')
+            skip_or_fail(f'{tool} is not on PATH')
     if not any(shutil.which(cxx, path=env.get('PATH')) for cxx in ('c++', 'g++', 'clang++')):
-        _skip_or_fail('no C++ compiler on PATH')
+        skip_or_fail('no C++ compiler on PATH')
     prefixes = [*env.get('AMENT_PREFIX_PATH', '').split(os.pathsep), sys.prefix]
     for package in ('ament_cmake', 'rosidl_default_generators'):
         if not _find_cmake_package(package, prefixes):
-            _skip_or_fail(f'{package} is not installed in any AMENT_PREFIX_PATH prefix')
+            skip_or_fail(f'{package} is not installed in any AMENT_PREFIX_PATH prefix')
 
 
 def _copy_repo(dest: Path) -> None:

@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from support.tools import skip_or_fail
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_ruff_reports_no_error_in_package_and_tests() -> None:
     if importlib.util.find_spec('ruff') is None:
-        msg = 'ruff is not installed'
-        if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        skip_or_fail('ruff is not installed')
     result = subprocess.run(
         [sys.executable, '-m', 'ruff', 'check', '--output-format', 'concise', '.'],
         cwd=PACKAGE_ROOT, capture_output=True, text=True, check=False,

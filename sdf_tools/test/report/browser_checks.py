@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 from lxml import etree
 from support.chromium import Browser, chromium_path
+from support.tools import skip_or_fail
 
 PACKAGE = Path(__file__).resolve().parents[2]
 #: The bundled examples: the demo world and the model it includes.
@@ -39,10 +39,7 @@ def write_page(path: Path, out: Path, env: dict[str, str],
 def require_chromium() -> None:
     """Skip (or fail, under ``SDF_TOOLS_REQUIRE_TOOLS``) without Debian's chromium."""
     if chromium_path() is None:
-        msg = 'chromium is not installed (apt-get install chromium; ./dev installs it)'
-        if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        skip_or_fail('chromium is not installed (apt-get install chromium; ./dev installs it)')
 
 
 def view_clip(browser: Browser) -> dict[str, float]:

@@ -21,6 +21,7 @@ from standin import (
     private_network_argv,
     private_network_problem,
 )
+from support.tools import skip_or_fail
 
 from sdf_tools.spawn.gz_cli import run_killable
 
@@ -35,21 +36,15 @@ def require_private_network() -> None:
                     allow_module_level=True)
 
 
-def _unavailable(why: str) -> None:
-    if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-        pytest.fail(why)
-    pytest.skip(why)
-
-
 def rerun_in_private_network(test_file: str, *, timeout: float = 240.0) -> None:
     """Run ``test_file``'s tests in a new network namespace; fail with their output if any fails."""
     problem = private_network_problem()
     if problem is not None:
-        _unavailable(f'no private network namespace: {problem}')
+        skip_or_fail(f'no private network namespace: {problem}')
     try:
         build_standin()
     except StandInError as err:
-        _unavailable(str(err))
+        skip_or_fail(str(err))
     env = dict(os.environ)
     env['PYTHONPATH'] = os.pathsep.join([str(PACKAGE_DIR), env.get('PYTHONPATH', '')])
     argv = private_network_argv([sys.executable, '-m', 'pytest', test_file, '-q', '-ra',

@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from standin import StandInError, build_standin, private_network_problem
+from support.tools import skip_or_fail
 
 PACKAGE_DIR = Path(__file__).resolve().parents[2]
 DEMO = PACKAGE_DIR.parent / 'tools' / 'demo.py'
@@ -20,9 +20,7 @@ def test_demo_spawns_the_rover_and_lists_the_world() -> None:
     except StandInError as err:
         problem = problem or str(err)
     if problem is not None:
-        if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-            pytest.fail(problem)
-        pytest.skip(problem)
+        skip_or_fail(problem)
     env = {**os.environ, 'PYTHONPATH': os.pathsep.join([str(PACKAGE_DIR), os.environ.get('PYTHONPATH', '')])}
     proc = subprocess.run([sys.executable, str(DEMO), 'spawn'], capture_output=True, text=True,
                           env=env, timeout=120, check=False)

@@ -9,11 +9,10 @@ default configuration is compared with ours.
 from __future__ import annotations
 
 import importlib.util
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
+from support.tools import skip_or_fail
 
 __all__ = ['DrakeRefusedError', 'DrakeResult', 'drake_load', 'require_drake']
 
@@ -37,10 +36,7 @@ class DrakeResult:
 def require_drake() -> None:
     """Skip (or fail, under ``SDF_TOOLS_REQUIRE_TOOLS``) when pydrake is not installed."""
     if importlib.util.find_spec('pydrake') is None:
-        msg = 'pydrake (pip package drake) is not installed'
-        if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        skip_or_fail('pydrake (pip package drake) is not installed')
 
 
 def drake_load(path: Path) -> DrakeResult:

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from support.tools import skip_or_fail
 
 from .libsdformat import compare, probe_available, probe_unavailable_reason, run_probe
 
@@ -25,10 +26,7 @@ TOL = 1e-12
 @pytest.fixture(scope='module', autouse=True)
 def _require_probe() -> None:
     if not probe_available():
-        msg = f'libsdformat 12 is not usable here: {probe_unavailable_reason()}'
-        if os.environ.get('SDF_TOOLS_REQUIRE_TOOLS'):
-            pytest.fail(msg)
-        pytest.skip(msg)
+        skip_or_fail(f'libsdformat 12 is not usable here: {probe_unavailable_reason()}')
 
 
 def _write(tmp_path: Path, name: str, text: str) -> Path:
