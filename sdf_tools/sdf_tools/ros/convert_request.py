@@ -13,23 +13,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from sdf_tools.convert.api import (
-    FORMATS,
-    INPUT_FORMATS,
-    convert_file,
-    convert_text,
-    output_format,
-    write_result,
-)
-from sdf_tools.convert.conversion_report import ConversionResult
-from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Severity
-from sdf_tools.load import without_read_summary
 from sdf_tools.ros.params import parse_xacro_args, resolve_description_file
+
+if TYPE_CHECKING:  # the converters are imported by the first request: the service is up sooner
+    from sdf_tools.convert.conversion_report import ConversionResult
+    from sdf_tools.convert.options import ConversionOptions
 
 TEXT_SOURCE = 'input_text'  # how an input given as text is named in messages
 
@@ -66,6 +59,7 @@ class ConvertResponse:
 
 
 def _options(req: ConvertRequest) -> ConversionOptions | ConvertResponse:
+    from sdf_tools.convert.options import ConversionOptions
     args, problems = parse_xacro_args(list(req.xacro_args))
     if problems:
         return ConvertResponse.failure('; '.join(problems))
@@ -90,6 +84,7 @@ def _options(req: ConvertRequest) -> ConversionOptions | ConvertResponse:
 
 
 def _convert(req: ConvertRequest, to: str, options: ConversionOptions) -> ConversionResult | ConvertResponse:
+    from sdf_tools.convert.api import convert_file, convert_text
     input_format = req.input_format or 'auto'
     if req.input_text:
         return convert_text(req.input_text, input_format=input_format, to=to, options=options,
@@ -111,6 +106,7 @@ def _convert(req: ConvertRequest, to: str, options: ConversionOptions) -> Conver
 
 
 def _check(req: ConvertRequest) -> str | None:
+    from sdf_tools.convert.api import FORMATS, INPUT_FORMATS
     if bool(req.input_path) == bool(req.input_text):
         return 'give exactly one of input_path and input_text'
     if req.input_format and req.input_format not in INPUT_FORMATS:
@@ -122,6 +118,8 @@ def _check(req: ConvertRequest) -> str | None:
 
 def _respond(result: ConversionResult, req: ConvertRequest,
              options: ConversionOptions) -> ConvertResponse:
+    from sdf_tools.convert.api import write_result
+    from sdf_tools.load import without_read_summary
     report = result.report
     resp = ConvertResponse(
         warnings=[str(d) for d in report.diagnostics if d.severity is Severity.WARNING],
@@ -153,6 +151,7 @@ def handle_convert(req: ConvertRequest) -> ConvertResponse:
         problem = _check(req)
         if problem is not None:
             return ConvertResponse.failure(problem)
+        from sdf_tools.convert.api import FORMATS, output_format
         to = output_format(req.output_format or None, req.output_path or None)
         if to is None:
             return ConvertResponse.failure('output_format is empty and the output_path extension '

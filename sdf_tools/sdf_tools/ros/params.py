@@ -11,10 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.gazebo import TARGETS
 from sdf_tools.ros.param_types import type_name
-from sdf_tools.sdf.uris import resolve_uri
 from sdf_tools.xacro_args import parse_name_values, parse_name_values_text
 
 FORMATS = ('urdf', 'sdf')
@@ -147,6 +145,9 @@ def check_value(name: str, value: object) -> str | None:
     elif name == 'initial_positions':
         if not isinstance(value, str):
             return f'initial_positions must be a string, not {type_name(value)} {value!r}'
+        # imported here: it brings the description model, which the converter node's start
+        # (this module is imported by it) does without
+        from sdf_tools.convert.joint_positions import parse_joint_positions
         problems = parse_joint_positions(value)[1]
         if problems:
             return 'initial_positions: ' + '; '.join(problems)
@@ -182,6 +183,7 @@ def check_value(name: str, value: object) -> str | None:
 def resolve_description_file(value: str, what: str = 'description_file'
                              ) -> tuple[Path | None, str | None]:
     """Return the file (or model directory) a path or URI names, or why not (``what`` names it)."""
+    from sdf_tools.sdf.uris import resolve_uri  # here: the reader's lxml, not at node start
     uri = value.strip()
     path = resolve_uri(uri, None)
     if path is not None:

@@ -56,3 +56,20 @@ def test_usdc_output_file_is_a_crate(source: Path, tmp_path: Path) -> None:
     assert out.read_bytes()[:8] == b'PXR-USDC'
     stage = pxr.Usd.Stage.Open(str(out))
     assert stage.GetPrimAtPath('/shipped/base').HasAPI(pxr.UsdPhysics.MassAPI)
+
+
+def test_the_converters_are_imported_by_the_first_request_not_at_start() -> None:
+    """bench_ros_startup: the converter's service came up 2 x the bare node's start, importing them."""
+    import os
+    import subprocess
+    import sys
+    code = ('import sys; import sdf_tools.ros.convert_request as c; '
+            "print(sorted(m for m in ('sdf_tools.load', 'sdf_tools.convert.api', 'lxml', "
+            "'sdf_tools.model') if m in sys.modules)); "
+            "c.handle_convert(c.ConvertRequest(input_text='<robot name=\"r\"><link name=\"a\"/></robot>', "
+            "output_format='sdf')); print('sdf_tools.convert.api' in sys.modules)")
+    src = str(Path(__file__).resolve().parents[2])
+    env = {**os.environ, 'PYTHONPATH': os.pathsep.join([src, os.environ.get('PYTHONPATH', '')])}
+    run = subprocess.run([sys.executable, '-c', code], capture_output=True, text=True, env=env,
+                         timeout=60)
+    assert run.stdout.split('\n')[:2] == ['[]', 'True'], run.stdout + run.stderr
