@@ -7,7 +7,9 @@ as errors: they are libsdformat's verdict, and Gazebo's):
 
 * libsdformat's refusal of a massless root link (``MODEL_WITHOUT_LINK``):
   libsdformat drops such a robot; with ``massless_links`` ``lump`` or
-  ``default-mass`` every writer's preparation gives that link a reported mass;
+  ``default-mass`` every writer's preparation gives that link a reported mass
+  (so too a massless link fixed to ``world``, which libsdformat 14+ leaves
+  unwritten under its children's joints);
 * a joint named like a link (``DUPLICATE_NAME``, ANYmal's ``LF_HAA``): URDF allows
   it, SDFormat does not. The reader already calls the joint ``<name>_joint``; the
   SDFormat writer keeps that name and reports it, the URDF, MJCF and USD writers
@@ -21,12 +23,12 @@ from sdf_tools.convert.conversion_report import ConversionReport
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult
-from sdf_tools.urdf.conversion import is_massless_root, is_name_clash
+from sdf_tools.urdf.conversion import is_massless_root, is_massless_world_child, is_name_clash
 
 
 def _repairable(d: Diagnostic, options: ConversionOptions) -> bool:
-    return is_name_clash(d) or (is_massless_root(d)
-                                and options.massless_links in ('lump', 'default-mass'))
+    massless = is_massless_root(d) or is_massless_world_child(d)
+    return is_name_clash(d) or (massless and options.massless_links in ('lump', 'default-mass'))
 
 
 def refuse(result: LoadResult, options: ConversionOptions, report: ConversionReport) -> bool:

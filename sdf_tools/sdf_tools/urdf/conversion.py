@@ -201,19 +201,24 @@ def is_name_clash(d: Diagnostic) -> bool:
 
 
 def warn_dropped_links(ctx: ReadContext, model: Model, roots: list[str],
-                       elements: dict[str, etree._Element]) -> None:
+                       elements: dict[str, etree._Element],
+                       joint_elements: dict[str, etree._Element] | None = None) -> None:
     """Warn, as libsdformat 14+ does, about each URDF link it leaves out for its mass.
 
     gazebosim/sdformat#1238 (12.7.2, 13.5, 14.0) made ``CreateSDF``'s silent drop a
     ``LINK_INERTIA_INVALID`` warning: a link (other than ``world``) with no ``<inertial>``
     or a mass <= 0, after the links lumped into it, is not modeled, nor its parent joint
-    and subtree -- unless its own fixed parent joint is lumped (it is then part of its
-    parent). libsdformat 12.3 says nothing (the reader's ``MASSLESS_LINK`` does).
+    and subtree -- unless its own fixed parent joint is one lumping may reduce (it is then
+    part of its parent). That includes a fixed joint from ``world``, which is never
+    lumped: such a link is silently not written, and the joints to its children name a
+    link that is not there (:func:`_refuse_world_child`). libsdformat 12.3 says nothing
+    (the reader's ``MASSLESS_LINK`` does).
     """
     if not rules().warns_dropped_links:
         return
     links = {lk.name: lk for lk in model.links}
     lumped = lumped_joints(model)
+    reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
     children: dict[str, list[tuple[Joint, Link]]] = {}
     parent_joint: dict[str, Joint] = {}
     for j in model.joints:
@@ -227,11 +232,43 @@ def warn_dropped_links(ctx: ReadContext, model: Model, roots: list[str],
         kept = joint is not None and joint.name in lumped
         if name != 'world' and not kept:
             summed = _lumped_inertial(links[name], children, lumped)
-            if is_massless(summed):
+            if is_massless(summed) and joint is not None and joint.name in reducible:
+                _refuse_world_child(ctx, model, name, joint, children.get(name, []), lumped,
+                                    joint_elements or {})
+            elif is_massless(summed):
                 ctx.warn(ErrorCode.LINK_INERTIA_INVALID, _dropped_message(
                     links[name], summed, joint, children.get(name, [])), elements.get(name))
                 continue
         stack.extend(c.name for _, c in children.get(name, []))
+
+
+WORLD_CHILD = 'has no mass and is fixed to world'  # in the error _refuse_world_child gives
+
+
+def _refuse_world_child(ctx: ReadContext, model: Model, name: str, joint: Joint,
+                        kids: list[tuple[Joint, Link]], lumped: set[str],
+                        elements: dict[str, etree._Element]) -> None:
+    """libsdformat 14+'s verdict on the joints below a massless link fixed to ``world``.
+
+    ``CreateSDF`` takes that fixed joint for one lumping reduces, so it neither drops
+    the link nor writes it, and goes on to its children: each joint to a child names a
+    link that is not in the model (libsdformat 14.9 gives POSE_RELATIVE_TO_INVALID first,
+    then JOINT_PARENT_LINK_INVALID). A conversion that gives the link a mass repairs it.
+    """
+    for j, _ in kids:
+        if j.name in lumped:
+            continue
+        ctx.error(ErrorCode.POSE_RELATIVE_TO_INVALID,
+                  f'relative_to name[{name}] specified by joint with name[{j.name}] does not '
+                  f'match a nested model, link, joint, or frame name in model with name'
+                  f'[{model.name}]: libsdformat 14+ does not write link [{name}], which '
+                  f'{WORLD_CHILD} (joint [{joint.name}]). Fix: give it an <inertial> with a '
+                  'positive mass', elements.get(j.name))
+
+
+def is_massless_world_child(d: Diagnostic) -> bool:
+    """Whether ``d`` is the error :func:`_refuse_world_child` gives (a conversion repairs it)."""
+    return d.code is ErrorCode.POSE_RELATIVE_TO_INVALID and WORLD_CHILD in d.message
 
 
 def _dropped_message(link: Link, summed: Inertial | None, joint: Joint | None,
@@ -294,3 +331,41 @@ def check_massless_root(ctx: ReadContext, model: Model, root: str,
               'below it, so no link is left and Gazebo refuses the robot. Fix: give it an '
               '<inertial> with a positive mass (`sdf_tools convert` to SDFormat gives it a '
               'reported small mass unless --massless-links drop|error)', element)
+
+
+def check_world_root(ctx: ReadContext, model: Model, elements: dict[str, etree._Element]) -> None:
+    """Refuse a robot rooted at ``world`` of which libsdformat writes no link.
+
+    ``CreateSDF`` runs on each child of ``world``; in 12.3 a link without mass (its own, for a
+    lumped one) is left out with its subtree; in 14+ the mass <= 0 one is, except under a
+    joint lumping may reduce (then its children are still visited). No link left:
+    ``MODEL_WITHOUT_LINK``, as for a massless root link (:func:`check_massless_root`).
+    """
+    links = {lk.name: lk for lk in model.links}
+    lumped = lumped_joints(model)
+    reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
+    newer = rules().lumped_massless_kept
+    children: dict[str, list[tuple[Joint, Link]]] = {}
+    for j in model.joints:
+        if j.child in links:
+            children.setdefault(j.parent, []).append((j, links[j.child]))
+
+    def writes(name: str, joint: Joint) -> bool:
+        if joint.name in lumped:  # not written itself; 12.3 still stops at a massless one
+            if not newer and is_massless(links[name].inertial):
+                return False
+        elif not is_massless(_lumped_inertial(links[name], children, lumped)):
+            return True
+        elif not (newer and joint.name in reducible):
+            return False
+        return any(writes(c.name, j) for j, c in children.get(name, []))
+
+    tops = children.get('world', [])
+    if not tops or any(writes(c.name, j) for j, c in tops):
+        return
+    first = tops[0][1].name
+    ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
+              f'{MASSLESS_ROOT}{first}] (a child of world) has no mass, nor any other link '
+              'libsdformat would write: it leaves out each massless link with everything below '
+              'it, so no link is left and Gazebo refuses the robot. Fix: give it an <inertial> '
+              'with a positive mass', elements.get(first))

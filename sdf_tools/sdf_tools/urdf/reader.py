@@ -30,6 +30,7 @@ from sdf_tools.urdf.attrs import first_child, read_origin
 from sdf_tools.urdf.conversion import (
     check_converted,
     check_massless_root,
+    check_world_root,
     locked_joints,
     warn_dropped_links,
 )
@@ -176,9 +177,11 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
                  f'fixed joint [{name}] is named with disableFixedJointLumping: libsdformat '
                  'makes it a revolute joint about its z axis locked by limits [0, 0] '
                  '(preserveFixedJoint keeps it fixed)', elements.get(name))
-    warn_dropped_links(ctx, model, tree.roots[:1], link_elements)
+    warn_dropped_links(ctx, model, tree.roots[:1], link_elements, elements)
     if tree.roots and tree.roots[0] != 'world':
         check_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
+    elif tree.roots:
+        check_world_root(ctx, model, link_elements)
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:

@@ -59,6 +59,9 @@ CASES = [
     ('massless_mount.urdf', True, ('warnings', 'DEFAULT_ASSUMED', 12)),
     ('small_and_negative_mass.urdf', False, ('errors', 'LINK_INERTIA_INVALID', 20)),
     ('static_two_blocks.urdf', True, None),
+    # 12.3 drops a massless link fixed to world with its subtree: no link is left (14+
+    # refuses the robot for another reason)
+    ('massless_fixed_to_world.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 8)),
 ]
 
 

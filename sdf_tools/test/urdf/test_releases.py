@@ -115,3 +115,39 @@ def test_light_of_a_lumped_link_is_reposed_from_12_6(gazebo: str) -> None:
     expected = joint @ written if gazebo != 'fortress' else written
     got = _pose(light.findtext('pose') or '')
     assert np.max(np.abs(got - expected)) < 1e-9
+
+
+@pytest.mark.parametrize('gazebo', NEWER)
+@pytest.mark.parametrize('name', ['gazebo_entity_joint_parent_lumped.urdf',
+                                  'gazebo_entity_pose_relative_to_lumped.urdf',
+                                  'gazebo_entity_frame_attached_to_lumped.urdf'])
+def test_gazebo_entities_may_name_lumped_links(name: str, gazebo: str) -> None:
+    # gazebosim/sdformat#1148 (13.1): a frame keeps each lumped link's and joint's name, so
+    # what a <gazebo> block adds may name them (12.3 refuses: the probe cases of Fortress)
+    ours = _report(name, gazebo)
+    assert ours['valid'], ours['errors']
+    assert not _report(name, 'fortress')['valid']
+
+
+@pytest.mark.parametrize('gazebo', NEWER)
+def test_gazebo_frame_named_like_a_lumped_link_is_a_duplicate(gazebo: str) -> None:
+    ours = _report('gazebo_entity_frame_named_like_lumped_link.urdf', gazebo)
+    assert [(d['code'], d['line']) for d in ours['errors']] == [('DUPLICATE_NAME', 10)]
+    assert _report('gazebo_entity_frame_named_like_lumped_link.urdf', 'fortress')['valid']
+
+
+@pytest.mark.parametrize('gazebo', NEWER)
+def test_massless_link_fixed_to_world_leaves_its_children_joints_dangling(gazebo: str) -> None:
+    # libsdformat 14.9 (checked by hand with a probe built on it): the fixed joint from world
+    # counts as reduced (#1238), so the massless link is neither dropped nor written, and the
+    # joint to its child names nothing: POSE_RELATIVE_TO_INVALID (12.3: MODEL_WITHOUT_LINK,
+    # the link dropped with its subtree; the probe case of Fortress)
+    ours = _report('massless_fixed_to_world.urdf', gazebo)
+    assert [(d['code'], d['line']) for d in ours['errors']] == [('POSE_RELATIVE_TO_INVALID', 9)]
+    assert not [d for d in ours['warnings'] if d['code'] == 'LINK_INERTIA_INVALID']
+    # a conversion that gives the link a mass repairs it (the error is kept as a warning)
+    repaired = _converted('massless_fixed_to_world.urdf', gazebo)
+    assert _names(repaired, 'link') == {'base', 'arm'}
+    fortress = _report('massless_fixed_to_world.urdf', 'fortress')
+    assert [(d['code'], d['line']) for d in fortress['errors']] == [('MODEL_WITHOUT_LINK', 8)]
+    assert _names(_converted('massless_fixed_to_world.urdf', 'fortress'), 'link') == {'base', 'arm'}
