@@ -3,9 +3,10 @@
 A ``<gazebo>`` block without ``reference`` is copied into libsdformat's converted
 ``<model>`` (``parser_urdf.cc`` ``InsertSDFExtensionRobot``), so the ``<link>``, ``<joint>``,
 ``<frame>`` and ``<model>`` elements it holds become entities of that model, beside the
-links and joints left after fixed-joint lumping (a lumped link is gone: no frame keeps its
-name). libsdformat then builds the model's frame graph (``FrameSemantics.cc``): links,
-joints, frames, nested models are added in that order and a name taken already is
+links and joints left after fixed-joint lumping (a lumped link is gone in libsdformat
+12.3; from 13.1 on a ``<frame>`` keeps its name and its joint's, gazebosim/sdformat#1148).
+libsdformat then builds the model's frame graph (``FrameSemantics.cc``): links, joints,
+frames, nested models are added in that order and a name taken already is
 ``DUPLICATE_NAME``; a joint whose parent or child names no entity is
 ``JOINT_PARENT_LINK_INVALID`` / ``JOINT_CHILD_LINK_INVALID``. Our reader keeps the blocks
 for the converter; this module gives libsdformat's verdict on them, at their lines.
@@ -19,6 +20,7 @@ from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Model
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.urdf.conversion import lumped_joints
+from sdf_tools.urdf.releases import rules
 
 _KINDS = (('link', 'Link'), ('joint', 'Joint'), ('frame', 'Frame'), ('model', 'Nested model'))
 
@@ -41,6 +43,9 @@ def _names(ctx: ReadContext, model: Model, added: dict[str, list[etree._Element]
     gone = {j.child for j in model.joints if j.name in lumped}
     names = {lk.name for lk in model.links if lk.name not in gone}
     kept = [j.name for j in model.joints if j.name not in lumped]
+    if rules().lumped_frames:
+        # libsdformat 13.1+ keeps each lumped link and joint as a <frame> (#1148)
+        names |= gone | lumped
     for kind, label in _KINDS:
         if kind == 'joint':
             names.update(kept)

@@ -31,15 +31,19 @@ class UrdfRules:
     #: #1193 (13.3): only a reference-less ``<gazebo>`` block holding ``<static>`` sets the
     #: model's static flag; before, each such block set it (false without ``<static>``).
     static_only_when_given: bool
+    #: #1148 (13.1): the converted model has a ``<frame>`` named after each lumped joint
+    #: and link, so what a ``<gazebo>`` block adds may name them (#1089, 12.6, also renames
+    #: a ``<gazebo>`` joint's ``<parent>``/``<child>`` naming a lumped link); 12.3 has none.
+    lumped_frames: bool
     #: #1114 (12.6): a ``<light>`` of a lumped link is re-posed into the link it is merged
     #: into, as sensors and projectors are; before, it kept its pose in the lumped link.
     repose_lights: bool
 
 
-_RULES_12 = UrdfRules(lumped_massless_kept=False,
+_RULES_12 = UrdfRules(lumped_massless_kept=False, lumped_frames=False,
                       warns_dropped_links=False, static_only_when_given=False,
                       repose_lights=False)
-_RULES_14 = UrdfRules(lumped_massless_kept=True,
+_RULES_14 = UrdfRules(lumped_massless_kept=True, lumped_frames=True,
                       warns_dropped_links=True, static_only_when_given=True,
                       repose_lights=True)
 
