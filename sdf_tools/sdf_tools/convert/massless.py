@@ -40,9 +40,6 @@ from sdf_tools.model.massless import MASSLESS_EPS, is_massless
 #: Radius (m) of the solid sphere whose inertia a link given ``default_mass`` gets.
 DEFAULT_RADIUS = 0.05
 
-POLICIES = ('lump', 'default-mass', 'drop', 'error')
-
-
 #: What each target reads as "no mass" (a mass at or below it): libsdformat's test when it
 #: converts a URDF (the link is dropped; |m| <= 1e-6 in 12, m <= 0 from 14 on, so sdf and
 #: urdf ask :func:`~sdf_tools.model.massless.is_massless` for the Gazebo target; the

@@ -12,11 +12,6 @@ def _d(code: ErrorCode, msg: str, joint: Joint) -> Diagnostic:
     return Diagnostic(code, msg, loc.file if loc else None, loc.line if loc else None)
 
 
-def joint_body(g: FrameGraphs, scope: str, name: str) -> str | None:
-    """Return the full name of the link a joint parent/child name is fixed to."""
-    return 'world' if name == 'world' else body_name(g, g.find(scope, name), world_scope=False)
-
-
 def _is_model_frame(name: str) -> bool:
     return name == '__model__' or name.endswith('::__model__')
 
@@ -69,7 +64,7 @@ def check_joints(model: Model, g: FrameGraphs, parent_scope: str, *,
             out.append(_d(ErrorCode.JOINT_PARENT_LINK_INVALID,
                           f'joint with name[{j.name}] must not specify its own name as the parent frame.', j))
         if parent and child and parent != child:
-            # joint_body() of each, from the vertices already looked up
+            # the link each is fixed to, from the vertices already looked up
             pb = 'world' if parent == 'world' else body_name(g, pv, world_scope=False)
             cb = 'world' if child == 'world' else body_name(g, cv, world_scope=False)
             if pb is not None and pb == cb:

@@ -16,7 +16,7 @@ from sdf_tools.gazebo import add_gazebo_option
 from sdf_tools.xacro_args import parse_command
 
 if TYPE_CHECKING:
-    from sdf_tools.lint import Finding, Lint
+    from sdf_tools.lint import Lint
     from sdf_tools.load import LoadResult
     from sdf_tools.resolved import Resolved
 
@@ -126,8 +126,3 @@ def strict_lint(result: LoadResult, path: str, packages: dict[str, Path] | None 
     from sdf_tools.lint import MeshPaths, lint
     from sdf_tools.resolved import resolve
     return lint(resolve(result, path), MeshPaths(packages or {}))
-
-
-def print_problem(p: Finding) -> None:
-    """Print a finding the way ``check`` prints a diagnostic."""
-    print(str(p), file=sys.stderr)

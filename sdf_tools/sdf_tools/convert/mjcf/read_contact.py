@@ -33,7 +33,6 @@ from sdf_tools.model import Extra
 if TYPE_CHECKING:  # the reader calls this module
     from sdf_tools.convert.mjcf.reader import MjcfSource
 
-DEFAULT_FRICTION = (1.0, 0.005, 0.0001)
 DEFAULT_SOLREF = (0.02, 1.0)
 DEFAULT_SOLIMP = (0.9, 0.95, 0.001, 0.5, 2.0)
 _INTEGRATORS = {0: 'Euler', 1: 'RK4', 2: 'implicit', 3: 'implicitfast'}

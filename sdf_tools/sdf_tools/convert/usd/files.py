@@ -14,11 +14,6 @@ from pxr import Sdf, Tf
 
 from sdf_tools.files import replace_atomically
 
-#: Output endings written in the binary crate format.
-BINARY = ('.usd', '.usdc')
-#: Every ending read or written as USD.
-ENDINGS = ('.usda', '.usd', '.usdc')
-
 
 def save_usd(text: str, path: str | os.PathLike[str]) -> None:
     """Write ``.usda`` text to ``path``, as crate when it ends in ``.usd``/``.usdc``.
