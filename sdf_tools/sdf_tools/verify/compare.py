@@ -7,8 +7,9 @@ limits`` (a joint's, and the ``ctrlrange`` of a position actuator), ``effort
 limit`` (a joint's, an actuator's ``forcerange``, a motor's ``ctrlrange``),
 ``velocity limit`` (a joint's, a velocity actuator's ``ctrlrange``), ``mass``
 (relative to max(1, mass)), ``centre of mass``, ``inertia`` (relative to the
-largest entry of either side, at least 1e-12 kg m^2), ``sensor pose`` and ``sensor parameters`` (update rate, field
-of view, clipping, range, noise: relative to max(1, |value|)). An object the
+largest entry of either side, at least 1e-12 kg m^2), ``sensor pose`` and
+``sensor parameters`` (update rate, field of view, clipping, range, noise:
+relative to max(1, |value|)). An object the
 output lacks is a difference of its measure with no value; a measure its engine
 cannot hold at all is not compared (:attr:`Snapshot.lacks`, a note says why).
 """
@@ -266,10 +267,22 @@ def _mass(j: _Judge, obj: str, want: MassProps, got: MassProps) -> None:
     j.value('inertia', obj, _vec(want.inertia, got.inertia) / scale)
 
 
+def _moved(name: str, obs: Snapshot) -> str:
+    """The name of sensor ``LINK::S`` in the output: under the body LINK was merged into."""
+    link, sep, sensor = name.rpartition('::')
+    body = obs.members.get(link)
+    if _find(obs.sensors, name) is None and sep and body and body != link:
+        return f'{body}::{sensor}'
+    return name
+
+
 def _sensors(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
-    _each(j, 'sensor pose', 'sensor', exp.sensors, obs.sensors, pose_error)
+    got = dict(obs.sensors)
+    got.update({k: v for k in exp.sensors
+                if (v := _find(obs.sensors, _moved(k, obs))) is not None})
+    _each(j, 'sensor pose', 'sensor', exp.sensors, got, pose_error)
     for name, want in exp.sensor_params.items():
-        got = _find(obs.sensor_params, name)
+        got = _find(obs.sensor_params, _moved(name, obs))
         if got is None:
             continue  # no such sensor: its pose says so
         held = {k: v for k, v in want.items() if k.split(' ')[0] not in obs.sensor_lacks}

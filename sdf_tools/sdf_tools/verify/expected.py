@@ -13,7 +13,10 @@ import math
 
 from sdf_tools.convert.massless import no_mass_for
 from sdf_tools.convert.mjcf.sensor_params import root
+from sdf_tools.convert.sdf.gazebo_tags import parse_blocks
+from sdf_tools.model import Model
 from sdf_tools.resolved import Resolved, ResolvedAxis, ResolvedJoint
+from sdf_tools.transform import Transform
 from sdf_tools.verify.sensor_values import parameters
 from sdf_tools.verify.snapshot import JointState, Snapshot, in_world
 
@@ -117,4 +120,27 @@ def snapshot(r: Resolved, engine: str, model: str | None = None,
         if k is not None and s.world is not None:
             snap.sensors[k] = s.world
             snap.sensor_params[k] = parameters(s.element.type, root(s.element))
+    if urdf:
+        for m in r.models:
+            _gazebo_sensors(m.element, snap)
     return snap
+
+
+def _gazebo_sensors(model: Model, snap: Snapshot) -> None:
+    """A URDF's ``<gazebo reference="LINK"><sensor>``: at its ``<pose>`` in the link, by ``LINK::NAME``.
+
+    libsdformat moves such a sensor into the link a fixed joint lumps LINK into,
+    where the exporters' outputs have it too; the comparison finds it there
+    through the output's ``members`` (compare._sensors).
+    """
+    for block in parse_blocks(model.extras):
+        link = snap.poses.get(block.reference)
+        for el in block.blobs:
+            if el.tag != 'sensor' or not el.get('name') or link is None:
+                continue
+            v = [float(x) for x in (el.findtext('pose') or '0 0 0 0 0 0').split()[:6]]
+            pose = Transform.from_xyz_rpy((v[0], v[1], v[2]), (v[3], v[4], v[5])) \
+                if len(v) == 6 else Transform()
+            key = f'{block.reference}::{el.get("name")}'
+            snap.sensors[key] = link * pose
+            snap.sensor_params[key] = parameters(el.get('type') or '', el)

@@ -351,3 +351,25 @@ def test_a_zero_velocity_limit_is_none_in_every_engine(tmp_path: Path) -> None:
     for suffix in ('.usda', '.mjcf'):
         v = verify_files(str(_export(src, tmp_path / f'zero{suffix}')), str(src))
         assert not {d for d in _differs(v) if d[0].startswith('velocity limit')}, _differs(v)
+
+
+GAZEBO_SENSOR = SMALL.replace('</robot>', '''<link name="cam"><inertial><mass value="0.1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="cam_mount" type="fixed"><parent link="trunk"/><child link="cam"/>
+    <origin xyz="0.2 0 0.1" rpy="0 0.3 0"/></joint>
+  <gazebo reference="cam"><sensor name="eye" type="camera"><pose>0.05 0 0 0 0 0.2</pose>
+    <update_rate>30</update_rate><camera><horizontal_fov>1.2</horizontal_fov>
+    <image><width>640</width><height>480</height></image></camera></sensor></gazebo>
+</robot>''')
+
+
+@pytest.mark.parametrize('suffix', ['.mjcf', '.sdf'])
+def test_a_urdf_gazebo_sensor_is_compared_where_the_output_put_it(
+        suffix: str, tmp_path: Path) -> None:
+    """MJCF keeps [cam] a body; SDFormat lumps it into [trunk] and moves the sensor there."""
+    src = tmp_path / 'cam.urdf'
+    src.write_text(GAZEBO_SENSOR)
+    v = verify_files(str(_export(src, tmp_path / f'cam{suffix}')), str(src))
+    assert v.measures['sensor pose'].compared == 1
+    assert v.measures['sensor parameters'].compared >= 2  # update rate, field of view
+    assert not {d for d in _differs(v) if d[0].startswith('sensor')}, _differs(v)

@@ -23,7 +23,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.poses import is_identity
 from sdf_tools.convert.sdf.elements import num, pose_text
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock
-from sdf_tools.model import Collision, Extra, Joint, JointAxis, Light, Link, Sensor, Visual
+from sdf_tools.model import Collision, Extra, Joint, JointAxis, Light, Link, RawPose, Sensor, Visual
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.values import parse_pose_element
@@ -220,6 +220,13 @@ def _unique_sensor(link: Link, el: etree._Element, loc: Loc, landing: Landing) -
                             '(libsdformat rejects a link with two sensors of one name)', loc))
 
 
+def _pose_of(el: etree._Element) -> RawPose | None:
+    """A ``<sensor>``'s own ``<pose>`` (the MJCF and USD exporters place it by this; the SDFormat
+    writer copies the XML)."""
+    pose = el.find('pose')
+    return parse_pose_element(ReadContext(None, '1.9'), pose) if pose is not None else None
+
+
 def _read_link_scratch(link: Link, scratch: etree._Element, landing: Landing) -> None:
     seen: set[str] = set()
     for c in scratch:
@@ -237,7 +244,8 @@ def _read_link_scratch(link: Link, scratch: etree._Element, landing: Landing) ->
             link.kinematic = link.kinematic if not first else text in ('true', '1')
         elif tag == 'sensor':
             _unique_sensor(link, c, loc, landing)
-            link.sensors.append(Sensor(c.get('name', ''), c.get('type', ''), None, to_xml(c), loc))
+            link.sensors.append(Sensor(c.get('name', ''), c.get('type', ''), _pose_of(c), to_xml(c),
+                                       loc))
         elif tag == 'light':
             link.lights.append(Light(c.get('name', ''), c.get('type', 'point'), None, to_xml(c), loc))
         elif tag not in ('pose', 'inertial'):
@@ -368,6 +376,7 @@ def _read_joint_scratch(joint: Joint, scratch: etree._Element, dynamics: etree._
     for c in scratch:
         tag = str(c.tag)
         if tag == 'sensor':
-            joint.sensors.append(Sensor(c.get('name', ''), c.get('type', ''), None, to_xml(c), joint.loc))
+            joint.sensors.append(Sensor(c.get('name', ''), c.get('type', ''), _pose_of(c), to_xml(c),
+                                        joint.loc))
         elif tag not in ('pose', 'parent', 'child', 'axis', 'axis2'):
             joint.extras.append(Extra(tag, to_xml(c), joint.loc))
