@@ -5,6 +5,7 @@ import math
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Geometry
 from sdf_tools.sdf.context import ReadContext
@@ -44,6 +45,39 @@ def _polyline(ctx: ReadContext, el: etree._Element) -> list[dict[str, object]]:
     return lines
 
 
+# What libsdformat 15.3+ puts in place of a size that is not positive (gazebosim/sdformat#1553,
+# "Fix Crash On Negative Value": Box.cc, Sphere.cc, Cylinder.cc, ... with an sdfwarn); 14 and 12
+# keep the value as written (14.9.0 and 15.4.0 built by hand disagree on pybullet's
+# laikago_toes.urdf, a sphere of radius 0: test/differential/MISMATCHES.md).
+_POSITIVE: dict[str, dict[str, float | tuple[float, ...]]] = {
+    'box': {'size': (1.0, 1.0, 1.0)},
+    'sphere': {'radius': 1.0},
+    'cylinder': {'radius': 0.5, 'length': 1.0},
+    'capsule': {'radius': 0.5, 'length': 1.0},
+    'cone': {'radius': 0.5, 'length': 1.0},
+    'ellipsoid': {'radii': (1.0, 1.0, 1.0)},
+    'plane': {'size': (1.0, 1.0)},
+}
+
+
+def positive_sizes(ctx: ReadContext, geom: Geometry, el: etree._Element) -> Geometry:
+    """Replace a non-positive size as the target's libsdformat does (15+), with a warning."""
+    fields = _POSITIVE.get(geom.type)
+    if fields is None or gazebo.current().libsdformat < 15:
+        return geom
+    for name, default in fields.items():
+        value = geom.params.get(name)
+        values = value if isinstance(value, list) else [value]
+        if all(isinstance(v, (int, float)) and v > 0 for v in values):
+            continue
+        replaced = list(default) if isinstance(default, tuple) else default
+        ctx.warn(ErrorCode.DEFAULT_ASSUMED,
+                 f'<{geom.type}> <{name}> {value} is not positive: libsdformat '
+                 f'{gazebo.current().libsdformat} uses {replaced} instead', el)
+        geom.params[name] = replaced
+    return geom
+
+
 def _unit(v: tuple[float, ...]) -> list[float]:
     """A plane's normal as libsdformat's ``Plane`` keeps it: normalised (zero stays zero)."""
     n = math.sqrt(sum(x * x for x in v))
@@ -61,7 +95,7 @@ def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
             if size is not None and (size.text or '').strip():
                 vals = parse_floats(ctx, size, 3)
                 vec = (vals[0], vals[1], vals[2]) if vals else vec
-            return Geometry('box', {'size': list(vec)}, ctx.loc(s))
+            return positive_sizes(ctx, Geometry('box', {'size': list(vec)}, ctx.loc(s)), s)
         shapes = elements
         present = {s.tag: s}
     else:
@@ -112,4 +146,4 @@ def parse_geometry(ctx: ReadContext, el: etree._Element) -> Geometry:
              'points': [line['points'] for line in lines], 'polylines': lines}
     else:
         p = {}
-    return Geometry(kind, p, ctx.loc(s))
+    return positive_sizes(ctx, Geometry(kind, p, ctx.loc(s)), s)

@@ -12,6 +12,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Geometry
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.geometry import positive_sizes
 from sdf_tools.urdf.attrs import read_float, read_floats
 
 URDF_SHAPES = ('box', 'cylinder', 'sphere', 'mesh', 'capsule')
@@ -68,4 +69,5 @@ def read_geometry(ctx: ReadContext, parent: etree._Element, owner: str) -> Geome
     params = _shape_params(ctx, shape, owner)
     if params is None:
         return None
-    return Geometry(shape.tag, params, ctx.loc(shape))
+    # libsdformat reads the converted shape with its SDFormat rules (15+: positive sizes)
+    return positive_sizes(ctx, Geometry(shape.tag, params, ctx.loc(shape)), shape)
