@@ -95,3 +95,15 @@ def test_unlimited_continuous_joint_has_no_urdf_limit(tmp_path: Path) -> None:
     wheel = urdf[urdf.index('name="wheel"'):]
     wheel = wheel[:wheel.index('</joint>')]
     assert '<limit' not in wheel
+
+
+@pytest.mark.parametrize('gazebo, said', [('fortress', 'lower [-1e16], upper [1e16]'),
+                                         ('harmonic', 'lower [-inf], upper [inf]')])
+def test_missing_bounds_are_reported_with_the_targets_defaults(tmp_path: Path, gazebo: str,
+                                                               said: str) -> None:
+    path = tmp_path / 'effort_only.sdf'
+    path.write_text(MODEL.format(version='1.9').replace(
+        '<axis><xyz>0 0 1</xyz></axis>', '<axis><xyz>0 0 1</xyz><limit><effort>3</effort></limit></axis>'))
+    messages = [d.message for d in load_file(path, gazebo=gazebo).diagnostics
+                if 'element[limit]' in d.message]
+    assert messages and said in messages[0]

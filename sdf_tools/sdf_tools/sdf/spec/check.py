@@ -24,6 +24,7 @@ ancestor once.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from lxml import etree
@@ -69,7 +70,7 @@ _MAX_VERDICTS = 20_000
 # Plain values judged in bulk (check()): how many numbers each holds.
 _BATCHES = {'double': 1, 'vector3': 3, 'pose': 6, 'pose7': 7}
 _NO_BATCHES: dict[str, str] = {}
-_MISSING_TEXT: dict[tuple[int, tuple[str, ...]], str] = {}
+_MISSING_TEXT: dict[tuple[int, tuple[str, ...], float | bool], str] = {}
 # The one attribute a plain value may carry (a pose's frame: any name, nothing to parse).
 _RELATIVE_TO = ['relative_to']
 _NUMERIC = b'0123456789.+-eE \t\n\r\x00'
@@ -356,11 +357,14 @@ class SpecChecker:
         if spec.name == 'joint':
             # joint.py reports libsdformat's ELEMENT_MISSING (or the ball joint's default).
             return (el.get('type') or '').strip() == 'ball'
-        key = (id(spec), tuple(cs.name for cs in missing))
+        # A <limit>'s defaults are those of the target's newest spec (sdf/joint.py), not the
+        # file's: libsdformat 13+ says -inf/inf where the file's 1.9 table says -1e16/1e16.
+        limits = _target_limit_defaults() if spec.name == 'limit' else None
+        key = (id(spec), tuple(cs.name for cs in missing), limits is not None and limits['upper'])
         message = _MISSING_TEXT.get(key)
         if message is None:
-            said = ', '.join(cs.name + (f' [{cs.default}]' if cs.default is not None else '')
-                             for cs in missing)
+            said = ', '.join(cs.name + (f' [{_default_text(cs.name, cs.default, limits)}]'
+                                        if cs.default is not None else '') for cs in missing)
             message = _MISSING_TEXT[key] = (
                 f'XML Missing required element{"s" if len(missing) > 1 else ""} of '
                 f'element[{el.tag}]: libsdformat adds {said} with the spec defaults')
@@ -410,3 +414,15 @@ def _attribute_ok(type_name: str, text: str) -> bool:
     if type_name == 'pose':
         return pose_ok(text, 'euler_rpy', False)
     return value_ok(type_name, text)
+
+
+def _target_limit_defaults() -> dict[str, float]:
+    from sdf_tools.sdf.joint import limit_defaults  # the reader's own table, by target
+    return limit_defaults()
+
+
+def _default_text(name: str, default: object, limits: dict[str, float] | None) -> str:
+    if limits is not None and name in limits:
+        value = limits[name]
+        return f'{value:g}' if value in (math.inf, -math.inf) else str(default)
+    return str(default)
