@@ -1,78 +1,21 @@
 """``<model>``: links, joints, frames, nested models and includes, in order."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from lxml import etree
 
-from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Extra, Frame, Model, RawPose
-from sdf_tools.model.canonical import canonical_link_relative_name
+from sdf_tools.model import Extra, Model
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_link
-from sdf_tools.sdf.merge_world import pose_through_text_12
+from sdf_tools.sdf.merge import merge_into_model
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, get_bool, get_pose, kids, parse_bool_text
 from sdf_tools.xmlsafe import to_xml
 
 MODEL_CHILDREN = {'pose', 'static', 'self_collide', 'allow_auto_disable', 'enable_wind',
                   'link', 'joint', 'frame', 'model', 'include', 'plugin', 'gripper'}
-
-
-def _merge_into(ctx: ReadContext, parent: Model, inc_el: etree._Element, m: Model) -> None:
-    """Merge an included model's children into ``parent`` (``merge="true"``).
-
-    A proxy frame ``_merged__<name>__model__`` stands for the included
-    model's frame; references to ``__model__`` (and empty ones, where the
-    default was the model frame) are redirected to it.
-    """
-    proxy = f'_merged__{m.name}__model__'
-    pose = m.pose or RawPose()
-    if m.placement_frame:
-        from sdf_tools.frames.placement import resolve_placed_model_pose  # frames depend on model only
-        pose = replace(pose, value=resolve_placed_model_pose(m))
-    # libsdformat 12 prints the pose (6 digits) and reads it back; 13+ keep every digit
-    # (libsdformat 14.9.0 on its test/integration/merge_include_model.sdf, a 1.9 file).
-    newer = gazebo.current().libsdformat >= 13
-    if ctx.version_tuple < (1, 10) and not newer:
-        pose = replace(pose, value=pose_through_text_12(pose.value))
-    rel = pose.relative_to or '__model__'
-    parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),
-                               ctx.loc(inc_el)))
-
-    def redirect(p: RawPose | None, if_empty: bool) -> RawPose | None:
-        if p is None:
-            return RawPose(relative_to=proxy) if if_empty else None
-        if p.relative_to == '__model__' or (if_empty and not p.relative_to):
-            return replace(p, relative_to=proxy)
-        return p
-
-    for link in m.links:
-        parent.links.append(replace(link, pose=redirect(link.pose, True)))
-    for nested in m.models:
-        parent.models.append(replace(nested, pose=redirect(nested.pose, True)))
-    for joint in m.joints:
-        j = replace(joint, pose=redirect(joint.pose, False))
-        # From libsdformat 13 a parent/child __model__ is the included model's frame, i.e.
-        # the proxy (14.9.0 on its test/integration/merge_include_model.sdf); 12.3 keeps
-        # the name and refuses it (its probe: JOINT_CHILD_LINK_INVALID).
-        if newer:
-            if j.parent == '__model__':
-                j = replace(j, parent=proxy)
-            if j.child == '__model__':
-                j = replace(j, child=proxy)
-        for attr in ('axis', 'axis2'):
-            ax = getattr(j, attr)
-            if ax is not None and ax.expressed_in == '__model__':
-                setattr(j, attr, replace(ax, expressed_in=proxy))
-        parent.joints.append(j)
-    for frame in m.frames:
-        attached = proxy if frame.attached_to in ('', '__model__') else frame.attached_to
-        parent.frames.append(replace(frame, attached_to=attached, pose=redirect(frame.pose, False)))
-    parent.plugins.extend(m.plugins)
 
 
 def _include(ctx: ReadContext, model: Model, el: etree._Element) -> None:
@@ -85,7 +28,7 @@ def _include(ctx: ReadContext, model: Model, el: etree._Element) -> None:
         return
     merge = parse_bool_text(el.get('merge', 'false')) or False
     if merge:
-        _merge_into(ctx, model, el, inc)
+        merge_into_model(ctx, model, el, inc)
     else:
         model.models.append(inc)
 

@@ -11,7 +11,7 @@ from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_light, parse_link
-from sdf_tools.sdf.merge_world import merge_into_world
+from sdf_tools.sdf.merge import merge_into_world
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
 from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, get_str
