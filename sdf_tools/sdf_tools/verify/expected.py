@@ -129,12 +129,16 @@ def snapshot(r: Resolved, engine: str, model: str | None = None,
 def _gazebo_sensors(model: Model, snap: Snapshot) -> None:
     """A URDF's ``<gazebo reference="LINK"><sensor>``: at its ``<pose>`` in the link, by ``LINK::NAME``.
 
+    A reference to a joint places the sensor in the joint frame, which is the
+    joint's child link frame in URDF.
+
     libsdformat moves such a sensor into the link a fixed joint lumps LINK into,
     where the exporters' outputs have it too; the comparison finds it there
     through the output's ``members`` (compare._sensors).
     """
     for block in parse_blocks(model.extras):
-        link = snap.poses.get(block.reference)
+        joint = snap.joints.get(block.reference)  # a joint's frame is its child link's in URDF
+        link = snap.poses.get(joint.child if joint is not None else block.reference)
         for el in block.blobs:
             if el.tag != 'sensor' or not el.get('name') or link is None:
                 continue

@@ -35,9 +35,13 @@ def _number(el: etree._Element | None, path: str) -> float | None:
 
 def noise_path(noise: etree._Element, sensor: etree._Element) -> str:
     """Return where a ``<noise>`` sits under its sensor (``sensor`` when directly in it)."""
-    path = '/'.join(a.tag for a in reversed(list(noise.iterancestors()))
-                    if a is not sensor and isinstance(a.tag, str))
-    return path or 'sensor'
+    tags = []
+    for a in noise.iterancestors():
+        if a is sensor:
+            break  # a sensor inside a <gazebo> block has ancestors of its own
+        if isinstance(a.tag, str):
+            tags.append(a.tag)
+    return '/'.join(reversed(tags)) or 'sensor'
 
 
 def parameters(kind: str, el: etree._Element | None) -> dict[str, float]:

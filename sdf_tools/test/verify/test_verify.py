@@ -373,3 +373,11 @@ def test_a_urdf_gazebo_sensor_is_compared_where_the_output_put_it(
     assert v.measures['sensor pose'].compared == 1
     assert v.measures['sensor parameters'].compared >= 2  # update rate, field of view
     assert not {d for d in _differs(v) if d[0].startswith('sensor')}, _differs(v)
+
+
+def test_a_urdf_output_keeps_every_sensor_in_gazebo_blocks(tmp_path: Path) -> None:
+    """SDFormat -> URDF keeps sensors as <gazebo reference="LINK|JOINT">: all six, noise too."""
+    v = verify_files(str(_export(ARM, tmp_path / 'arm.urdf')), str(ARM))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['sensor pose'].compared == 6  # shoulder_ft in the joint's frame too
+    assert v.measures['sensor parameters'].compared >= 10  # incl. the imu's noise
