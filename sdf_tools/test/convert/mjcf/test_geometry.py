@@ -84,7 +84,8 @@ def _model(tmp: Path, cache: Path, monkeypatch: object, **options: object) -> tu
     (tmp / 'box.dae').write_bytes(box.export(file_type='dae'))
     (tmp / 'box.stl').write_text(box.export(file_type='stl_ascii'))
     (tmp / 'shapes.sdf').write_text(SHAPES)
-    result = convert_to_mjcf(load_file(tmp / 'shapes.sdf'), ConversionOptions(**options))
+    # Harmonic: its libsdformat keeps the radius-0 sphere that must be dropped (15+ reads 1, #1553)
+    result = convert_to_mjcf(load_file(tmp / 'shapes.sdf', gazebo='harmonic'), ConversionOptions(**options))
     assert result.ok, [str(e) for e in result.report.errors]
     return result, compile_mjcf(result.text or '')[0]
 
