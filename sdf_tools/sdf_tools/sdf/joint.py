@@ -13,6 +13,7 @@ from sdf_tools.sdf.link import parse_sensor
 from sdf_tools.sdf.names import read_name
 from sdf_tools.sdf.values import (
     children,
+    float_value,
     floats_by_tag,
     get_float,
     get_pose,
@@ -47,6 +48,11 @@ def limit_defaults() -> dict[str, float]:
     """The ``<limit>`` defaults of the libsdformat of the target being read for."""
     newest = gazebo.current().spec
     return _LIMIT_DEFAULTS_1_10 if tuple(map(int, newest.split('.'))) >= (1, 10) else _LIMIT_DEFAULTS
+#: SDFormat 1.9 dropped ``//axis/initial_position``; our writer keeps where a joint starts
+#: as this custom element (libsdformat copies namespaced elements without a word), and the
+#: reader takes it where the spec's element is absent.
+SDF_TOOLS_NS = 'urn:sdf_tools'
+INITIAL_POSITION_TAG = f'{{{SDF_TOOLS_NS}}}initial_position'
 _DYNAMICS_DEFAULTS = {'damping': 0.0, 'friction': 0.0, 'spring_reference': 0.0,
                       'spring_stiffness': 0.0}
 
@@ -101,6 +107,8 @@ def parse_axis(ctx: ReadContext, el: etree._Element, *, legacy_model_frame: bool
     initial = k.get('initial_position')
     if initial is not None:
         axis.initial_position = get_float(ctx, k, 'initial_position', 0.0)
+    elif (custom := k.get(INITIAL_POSITION_TAG)) is not None:
+        axis.initial_position = float_value(ctx, custom, 0.0)
     mim = k.get('mimic')
     if mim is not None:
         axis.mimic_joint = mim.get('joint', '')

@@ -18,6 +18,7 @@ from lxml import etree
 
 from sdf_tools.convert.poses import is_identity
 from sdf_tools.model import Collision, Frame, Geometry, Inertial, Joint, JointAxis, Link, RawPose, Visual
+from sdf_tools.sdf.joint import INITIAL_POSITION_TAG
 from sdf_tools.transform import Transform
 
 # How a verbatim XML piece (plugin, sensor, extra) becomes an element to insert.
@@ -230,9 +231,10 @@ def axis_element(parent: etree._Element, tag: str, axis: JointAxis, jtype: str,
     if axis.expressed_in:
         xyz.set('expressed_in', axis.expressed_in)
     if axis.initial_position:
-        # Where the joint starts (issue 23): the spec dropped it in 1.9, so libsdformat copies
-        # it with a warning there; our exporters and the description publisher read it.
-        sub(el, 'initial_position', num(axis.initial_position))
+        # Where the joint starts (issue 23). Every version we write is 1.9+, whose spec has no
+        # <initial_position> (libsdformat would copy it with a warning): a custom element
+        # keeps it for our reader, exporters and the description publisher.
+        sub(el, INITIAL_POSITION_TAG, num(axis.initial_position))
     limit = sub(el, 'limit')
     # Unlimited is +-1e16 / -1 read for Fortress and +-inf read for Harmonic on (SDFormat
     # 1.10's defaults); the bounds are written as read (every libsdformat reads "inf"),

@@ -26,6 +26,7 @@ from sdf_tools.convert.sdf.elements import (
     sub,
 )
 from sdf_tools.model import Actor, Document, Joint, Light, Model, World
+from sdf_tools.sdf.joint import SDF_TOOLS_NS
 
 #: Namespace of URDF elements carried through an SDFormat file (``<urdf:transmission>``).
 URDF_NS = 'http://www.ros.org/wiki/urdf'
@@ -51,7 +52,8 @@ class WriteOptions:
     version: str = '1.9'
     joint_before_child: bool = False
     expand_auto_inertials: bool = False
-    namespaces: dict[str, str] = field(default_factory=lambda: {'urdf': URDF_NS})
+    namespaces: dict[str, str] = field(default_factory=lambda: {'urdf': URDF_NS,
+                                                                     'sdf_tools': SDF_TOOLS_NS})
 
     @property
     def mimic_in_axis(self) -> bool:
