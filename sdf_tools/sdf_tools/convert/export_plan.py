@@ -9,7 +9,9 @@ order, with its own preparation between the first two:
    writer changes nothing, and reads the loaded document and its graphs);
 2. the writer prepares the copy: the model-changing options
    (:mod:`~sdf_tools.convert.model_options`) and, for a URDF, the masses its
-   target needs; :func:`plan_export` is the engine exporters' preparation;
+   target needs (:func:`plan_export` is the USD exporter's preparation; the
+   MJCF exporter first makes a URDF the model Gazebo would load, its fixed
+   joints kept, :func:`~sdf_tools.convert.sdf.from_urdf.prepare_urdf`);
 3. :func:`pick_models` builds the frame graphs of the prepared document and
    keeps the model(s) to export: one, or every model of a world, and the
    ``model`` option's choice, with one wording for every writer;
