@@ -337,6 +337,11 @@ class SpecChecker:
                 ok = False
         for key in spec.required_attributes:
             if el.get(key) is None:
+                if el.tag == 'plugin' and key == 'name' and gazebo.current().libsdformat >= 13:
+                    # Optional in 1.10's plugin.sdf (gazebosim/sdformat#1101); libsdformat 13+
+                    # checks every file against its newest spec, so a 1.9 file too (14.9.0,
+                    # 15.4.0 and 16.1.0 accept a nameless plugin in one; 12.3 refuses it).
+                    continue
                 self.ctx.error(ErrorCode.ATTRIBUTE_MISSING,
                                f'Required attribute[{key}] in element[{el.tag}] is not specified in SDF.',
                                el)
