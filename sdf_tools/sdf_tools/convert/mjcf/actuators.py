@@ -33,6 +33,7 @@ import math
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.joint_drives import commanded_joints
 from sdf_tools.convert.mjcf.joints import finite_range
+from sdf_tools.convert.mjcf.servo_gain import MAX_OMEGA_DT, capped_kp, timestep
 from sdf_tools.convert.mjcf.writer import MjcfDocument, nums, sub
 from sdf_tools.model import Joint, JointAxis, Model
 
@@ -41,7 +42,40 @@ _TAGS = {'effort': 'motor', 'position': 'position', 'velocity': 'velocity'}
 FULL_EFFORT_ERROR = 0.1
 
 
-def _ranges(kind: str, joint: Joint) -> dict[str, str | None]:
+def _implicit(doc: MjcfDocument, report: ConversionReport) -> None:
+    """Write ``integrator="implicitfast"`` (once): servos need their damping taken implicitly."""
+    option = doc.section('option')
+    if option.get('integrator') is None:
+        option.set('integrator', 'implicitfast')
+        report.add(ReportKind.ASSUMED, 'option/integrator', "implicitfast written (MuJoCo's "
+                   'default is Euler): the <position> servos are stable only with their damping '
+                   'taken implicitly (servo_gain.py)')
+
+
+def _servo_kp(doc: MjcfDocument, name: str, effort: float,
+              report: ConversionReport) -> tuple[float, str]:
+    """Return the kp of a servo on MJCF joint ``name`` and how it was chosen (for the report).
+
+    effort / :data:`FULL_EFFORT_ERROR`, capped so that the servo is stable at the written
+    timestep (:mod:`servo_gain`: a small robot's servo would otherwise blow up).
+    """
+    _implicit(doc, report)
+    kp = effort / FULL_EFFORT_ERROR
+    el = next((j for j in doc.section('worldbody').iter('joint') if j.get('name') == name), None)
+    if el is None:
+        return kp, f'kp {kp!r} (full effort {effort!r} at an error of {FULL_EFFORT_ERROR})'
+    dt = timestep(doc.section('option'))
+    got, inertia = capped_kp(kp, el, dt)
+    if inertia is None:
+        return kp, f'kp {kp!r} (full effort {effort!r} at an error of {FULL_EFFORT_ERROR})'
+    return got, (f'kp {got!r}, capped from {kp!r} (full effort {effort!r} at an error of '
+                 f'{FULL_EFFORT_ERROR}) so that sqrt(kp / {inertia!r}, the effective inertia '
+                 f'about the joint) * timestep {dt!r} = {MAX_OMEGA_DT}: stiffer, the servo '
+                 'blows up (servo_gain.py)')
+
+
+def _ranges(kind: str, joint: Joint, doc: MjcfDocument, name: str,
+            report: ConversionReport) -> dict[str, str | None]:
     a = joint.axis
     if a is None:
         return {}
@@ -55,7 +89,8 @@ def _ranges(kind: str, joint: Joint) -> dict[str, str | None]:
             out['ctrlrange'] = nums(limits)
         if effort is not None:
             out['forcerange'] = nums((-effort, effort))
-            out['kp'], out['dampratio'] = nums((effort / FULL_EFFORT_ERROR,)), '1'
+            kp, why = _servo_kp(doc, name, effort, report)
+            out['kp'], out['dampratio'], out['why'] = nums((kp,)), '1', why
 
     if kind == 'velocity' and math.isfinite(a.velocity) and a.velocity > 0:
         out['ctrlrange'] = nums((-a.velocity, a.velocity))
@@ -88,10 +123,10 @@ def write_actuators(doc: MjcfDocument, source: Model, joints: dict[str, tuple[st
                        'interface, but no MJCF joint has its name', file, line)
             continue
         mjcf_name, joint = got
-        ranges = _ranges(kind, joint)
+        ranges = _ranges(kind, joint, doc, mjcf_name, report)
+        why = ranges.pop('why', None)
         sub(doc.section('actuator'), _TAGS[kind], name=mjcf_name, joint=mjcf_name, **ranges)
-        gain = {'position': f" of kp {ranges['kp']} (full effort at an error of "
-                f'{FULL_EFFORT_ERROR}), dampratio 1: tune the gains' if 'kp' in ranges else
+        gain = {'position': f' of {why}, dampratio 1: tune the gains' if why else
                 " with MuJoCo's default kp=1: tune it", 'velocity': " with MuJoCo's "
                 'default kv=1: tune it'}.get(kind, '')
         report.add(ReportKind.ASSUMED, f'joint[{name}]/drive', f'commanded through the {kind} '
@@ -122,11 +157,10 @@ def write_effort_actuators(doc: MjcfDocument, joints: list[tuple[str, Joint, Joi
             what = f'<motor> of ctrlrange +-{effort!r}'
         else:
             limits = finite_range(a) if a is not None and joint.type != 'continuous' else None
-            kp = effort / FULL_EFFORT_ERROR
+            kp, why = _servo_kp(doc, name, effort, report)
             sub(doc.section('actuator'), 'position', name=name, joint=name, kp=nums((kp,)),
                 dampratio='1', forcerange=nums((-effort, effort)),
                 ctrlrange=nums(limits) if limits is not None and limits[0] < limits[1] else None)
-            what = (f'<position> servo of kp {kp!r} (full effort {effort!r} at an error of '
-                    f'{FULL_EFFORT_ERROR}), dampratio 1')
+            what = f'<position> servo of {why}, dampratio 1'
         report.add(ReportKind.ASSUMED, f'joint[{joint.name}]/actuator', f'{what} from the '
                    f'effort limit (actuators={kind}): tune the gains', *loc)

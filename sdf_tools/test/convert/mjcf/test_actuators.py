@@ -3,12 +3,15 @@ arm up against gravity for 2,000 steps, motors take the effort range; joints wit
 limit or already driven by a transmission are left alone and reported."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import mujoco
 import numpy as np
 import pytest
 
+from sdf_tools.convert.mjcf.actuators import FULL_EFFORT_ERROR
+from sdf_tools.convert.mjcf.servo_gain import MAX_OMEGA_DT
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import load_string
@@ -144,3 +147,68 @@ def test_verify_checks_the_ros2_control_actuators_against_the_joint_limits(tmp_p
     assert v.ok, [str(x) for x in v.differences]
     assert v.measures['effort limit'].compared >= 6  # 3 joints, 3 forceranges, the motor's ctrl
     assert v.measures['velocity limit'].compared >= 1
+
+
+def _small_link(name: str) -> str:
+    return (f'<link name="{name}"><inertial><origin xyz="0.025 0 0"/><mass value="0.05"/>'
+            '<inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>')
+
+
+def _small_joint(name: str, parent: str, child: str, at: float) -> str:
+    return (f'<joint name="{name}" type="revolute"><parent link="{parent}"/><child link="{child}"/>'
+            f'<origin xyz="{at} 0 0"/><axis xyz="0 1 0"/>'
+            '<limit lower="-2" upper="2" effort="5" velocity="6"/></joint>')
+
+
+# A hobby servo arm (so101-sized): 50 g links 5 cm long, 5 N m servos. kp = effort / 0.1 = 50 on
+# the wrist's ~5e-5 kg m^2 is sqrt(50 / 5e-5) * 0.002 ~ 2 rad per step: Euler blows it up.
+SMALL = ('<robot name="small"><link name="world"/>' + ''.join(
+    _small_link(n) for n in ('base', 'shoulder_l', 'elbow_l', 'wrist_l')) +
+    '<joint name="fix" type="fixed"><parent link="world"/><child link="base"/></joint>' +
+    _small_joint('shoulder', 'base', 'shoulder_l', 0.05) +
+    _small_joint('elbow', 'shoulder_l', 'elbow_l', 0.05) +
+    _small_joint('wrist', 'elbow_l', 'wrist_l', 0.05) + '</robot>')
+SMALL_CONTROLLED = SMALL.replace('</robot>', '<ros2_control name="s" type="system"><hardware>'
+                                 '<plugin>mock_components/GenericSystem</plugin></hardware>' +
+                                 ''.join(f'<joint name="{n}"><command_interface name="position"/>'
+                                         '</joint>' for n in ('shoulder', 'elbow', 'wrist')) +
+                                 '</ros2_control></robot>')
+TARGETS = {'shoulder': 0.4, 'elbow': -0.6, 'wrist': 0.8}
+
+
+def _step_to_targets(m: mujoco.MjModel) -> tuple[np.ndarray, list[int]]:
+    d = mujoco.MjData(m)
+    for name, target in TARGETS.items():
+        d.ctrl[m.actuator(name).id] = target
+    mujoco.mj_step(m, d, 2000)
+    q = np.asarray([d.qpos[m.jnt_qposadr[m.joint(n).id]] for n in TARGETS])
+    return q, [k for k in range(len(d.warning)) if d.warning[k].number]
+
+
+@pytest.mark.parametrize('text,options', [(SMALL, {'actuators': 'position'}),
+                                          (SMALL_CONTROLLED, {})])
+def test_servos_of_a_small_robot_are_capped_to_stay_stable_and_hold_their_targets(
+        text: str, options: dict[str, object]) -> None:
+    result = convert_to_mjcf(load_string(text, 'small.urdf'), ConversionOptions(**options))  # type: ignore[arg-type]
+    assert result.ok and result.text is not None
+    m = mujoco.MjModel.from_xml_string(result.text)
+    dt, expected = m.opt.timestep, []
+    for name in TARGETS:
+        a, dof = m.actuator(name).id, m.jnt_dofadr[m.joint(name).id]
+        # the cap, judged by MuJoCo's own effective inertia of the joint (dof_M0)
+        cap = m.dof_M0[dof] * (MAX_OMEGA_DT / dt) ** 2
+        assert m.actuator_gainprm[a][0] == pytest.approx(min(cap, 5 / FULL_EFFORT_ERROR), rel=1e-9)
+        expected += [(name, 1)] if cap < 5 / FULL_EFFORT_ERROR else []
+    assert [n for n, _ in expected] == ['elbow', 'wrist']  # the shoulder moves enough inertia
+    capped = [e for e in result.report.entries if 'capped from 50.0' in e.message]
+    assert sorted((e.element.split(']')[0][6:], e.line) for e in capped) == expected
+    q, warnings = _step_to_targets(m)
+    assert not warnings and np.isfinite(q).all()
+    assert np.abs(q - np.asarray(list(TARGETS.values()))).max() < 0.05
+    assert m.opt.integrator == mujoco.mjtIntegrator.mjINT_IMPLICITFAST
+    # each half of the fix alone: the uncapped kp (what was written before), or MuJoCo's Euler
+    uncapped = re.sub(r'kp="[^"]*"', 'kp="50"', result.text)
+    euler = result.text.replace(' integrator="implicitfast"', '')
+    for text in (uncapped, euler):
+        q, warnings = _step_to_targets(mujoco.MjModel.from_xml_string(text))
+        assert warnings or not np.isfinite(q).all()
