@@ -363,10 +363,10 @@ GAZEBO_SENSOR = SMALL.replace('</robot>', '''<link name="cam"><inertial><mass va
 </robot>''')
 
 
-@pytest.mark.parametrize('suffix', ['.mjcf', '.sdf'])
+@pytest.mark.parametrize('suffix', ['.mjcf', '.sdf', '.usda'])
 def test_a_urdf_gazebo_sensor_is_compared_where_the_output_put_it(
         suffix: str, tmp_path: Path) -> None:
-    """MJCF keeps [cam] a body; SDFormat lumps it into [trunk] and moves the sensor there."""
+    """MJCF and USD keep [cam] a body; SDFormat lumps it into [trunk] and moves the sensor there."""
     src = tmp_path / 'cam.urdf'
     src.write_text(GAZEBO_SENSOR)
     v = verify_files(str(_export(src, tmp_path / f'cam{suffix}')), str(src))

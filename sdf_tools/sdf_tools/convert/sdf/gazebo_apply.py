@@ -227,6 +227,11 @@ def _pose_of(el: etree._Element) -> RawPose | None:
     return parse_pose_element(ReadContext(None, '1.9'), pose) if pose is not None else None
 
 
+def blob_sensor(el: etree._Element, loc: Loc) -> Sensor:
+    """The :class:`Sensor` a ``<gazebo>`` block's ``<sensor>`` blob is (placed by its ``<pose>``)."""
+    return Sensor(el.get('name', ''), el.get('type', ''), _pose_of(el), to_xml(el), loc)
+
+
 def _read_link_scratch(link: Link, scratch: etree._Element, landing: Landing) -> None:
     seen: set[str] = set()
     for c in scratch:
@@ -244,8 +249,7 @@ def _read_link_scratch(link: Link, scratch: etree._Element, landing: Landing) ->
             link.kinematic = link.kinematic if not first else text in ('true', '1')
         elif tag == 'sensor':
             _unique_sensor(link, c, loc, landing)
-            link.sensors.append(Sensor(c.get('name', ''), c.get('type', ''), _pose_of(c), to_xml(c),
-                                       loc))
+            link.sensors.append(blob_sensor(c, loc))
         elif tag == 'light':
             link.lights.append(Light(c.get('name', ''), c.get('type', 'point'), None, to_xml(c), loc))
         elif tag not in ('pose', 'inertial'):

@@ -9,6 +9,8 @@ have no place in it. Each one is reported, with its file and line.
 """
 from __future__ import annotations
 
+from lxml import etree
+
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where as _at
 from sdf_tools.model import Collision, Document, Model, Visual, World
@@ -17,6 +19,18 @@ from sdf_tools.model import Collision, Document, Model, Visual, World
 _USED = ('material', 'surface')
 _DRIVE_SOURCES = ('transmission', 'ros2_control')
 
+
+
+def _gazebo_note(xml: str) -> tuple[ReportKind, str]:
+    """A URDF ``<gazebo>`` block: its sensors are written (usd/sensors.py), the rest is not."""
+    children = [str(c.tag) for c in etree.fromstring(xml) if isinstance(c.tag, str)]
+    if 'sensor' not in children:
+        return ReportKind.DROPPED, 'no USD form'
+    rest = sorted({c for c in children if c != 'sensor'})
+    said = 'its <sensor>s are written (see the gazebo[...]/sensor[...] entries)'
+    if not rest:
+        return ReportKind.KEPT, said
+    return ReportKind.DROPPED, f'{said}; the rest ({", ".join(rest)}) has no USD form'
 
 
 def _model(model: Model, scope: str, report: ConversionReport) -> None:
@@ -32,7 +46,8 @@ def _model(model: Model, scope: str, report: ConversionReport) -> None:
             report.add(ReportKind.KEPT, f'{label}/{tag}', 'read for the joint drives, not '
                        'written otherwise', *_at(e.loc))
             continue
-        report.add(ReportKind.DROPPED, f'{label}/{e.tag}', 'no USD form', *_at(e.loc))
+        kind, note = _gazebo_note(e.xml) if tag == 'gazebo' else (ReportKind.DROPPED, 'no USD form')
+        report.add(kind, f'{label}/{e.tag}', note, *_at(e.loc))
     for link in model.links:
         where = f'{label}/link[{link.name}]'
         for light in link.lights:

@@ -9,6 +9,11 @@ parameter, read back by the importer). A camera type also gets a
 looks along -Z with +Y up), its apertures and focal length from the horizontal
 field of view and the image aspect (square pixels), its clipping range from
 ``<clip>``. Every sensor is reported.
+
+A URDF's ``<gazebo reference="LINK"><sensor>`` (or a joint's reference: the
+joint frame, which is its child link's in URDF) is written the same way,
+named ``LINK::NAME`` as ``sdf_tools verify`` expects, at its ``<pose>`` in
+the link (:func:`write_gazebo_sensors`).
 """
 from __future__ import annotations
 
@@ -19,9 +24,12 @@ from pxr import Gf, Sdf, Usd, UsdGeom
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.mjcf import sensor_params as sp
+from sdf_tools.convert.sdf.gazebo_apply import blob_sensor
+from sdf_tools.convert.sdf.gazebo_tags import parse_blocks
 from sdf_tools.convert.usd.names import Siblings
 from sdf_tools.convert.usd.xforms import set_pose
 from sdf_tools.model import Sensor
+from sdf_tools.model.common import Loc
 from sdf_tools.transform import IDENTITY, Transform
 
 #: The horizontal aperture every camera gets (mm, USD's default); the focal length follows.
@@ -90,3 +98,25 @@ def _joint_pose(flat: FlatModel, j: FlatJoint, child: FlatLink, s: Sensor) -> Tr
         found = flat.graphs.find(j.scope, raw.relative_to)
         ref = found if found is not None else j.vid
     return flat.rel(child.vid, ref) * (raw.value if raw is not None else IDENTITY)
+
+
+def write_gazebo_sensors(stage: Usd.Stage, flat: FlatModel, bodies: dict[str, str],
+                         children: dict[str, Siblings], report: ConversionReport) -> None:
+    """Write the sensors of a URDF's ``<gazebo reference>`` blocks under their links' Xforms."""
+    links = {fl.name: fl for fl in flat.links}
+    child_of = {j.joint.name: j.child for j in flat.joints if j.child}
+    for block in parse_blocks(flat.model.extras):
+        for el in block.blobs:
+            if el.tag != 'sensor':
+                continue
+            loc = Loc(block.loc.file if block.loc else None, block.line_of(el))
+            s = blob_sensor(el, loc)
+            label = f'gazebo[{block.reference}]/sensor[{s.name}]'
+            fl = links.get(child_of.get(block.reference, block.reference))
+            if not block.reference or fl is None or fl.name not in bodies:
+                report.add(ReportKind.DROPPED, label, f'{s.type} sensor: its reference names no '
+                           'exported link or joint', *where(loc))
+                continue
+            _sensor(stage, Sdf.Path(bodies[fl.name]), children[fl.name],
+                    pose_in_link(flat, fl, s.pose), s, f'{block.reference}::{s.name}', label,
+                    report)

@@ -44,7 +44,7 @@ from sdf_tools.convert.usd.materials import (
     visual_color,
 )
 from sdf_tools.convert.usd.names import Siblings, keep_name
-from sdf_tools.convert.usd.sensors import write_sensors
+from sdf_tools.convert.usd.sensors import write_gazebo_sensors, write_sensors
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
 from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
 from sdf_tools.errors import Diagnostic, ErrorCode
@@ -95,6 +95,8 @@ class _ModelWriter:
                 self.report.add(ReportKind.DROPPED, f'frame[{fr.scoped}]', 'frames_as_links is '
                                 'off (--drop-frames)', *where(fr.frame.loc))
         write_sensors(self.stage, self.flat, self.bodies, self.children, self.report)
+        if self.plan.source_format == 'urdf':
+            write_gazebo_sensors(self.stage, self.flat, self.bodies, self.children, self.report)
         moving = [fl for fl in self.flat.links if not fl.static]
         tree = self._joints()
         if moving:

@@ -87,3 +87,67 @@ def test_link_sensors_come_back_from_the_stage_where_they_were(stage_path: Path,
         assert got[name].element.type == s.element.type
         assert pose_error(got[name].world, s.world) < TOL, name
     assert '<horizontal_fov>1.047</horizontal_fov>' in got['base::front_camera'].element.xml
+
+
+GAZEBO_URDF = '''<robot name="bot">
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="head"><inertial><mass value="0.5"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="neck" type="revolute"><parent link="base"/><child link="head"/>
+    <origin xyz="0.1 0.2 0.3" rpy="0.1 0.2 0.3"/><axis xyz="0 0 1"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <gazebo reference="head">
+    <sensor name="cam" type="camera"><pose>0.05 -0.01 0.02 0 0.3 -0.2</pose>
+      <update_rate>30</update_rate>
+      <camera><horizontal_fov>1.2</horizontal_fov><image><width>640</width><height>480</height>
+        </image><clip><near>0.05</near><far>50</far></clip></camera></sensor>
+  </gazebo>
+  <gazebo reference="base">
+    <sensor name="imu" type="imu"><pose>0.01 0.02 0.03 0.4 0 0</pose>
+      <update_rate>200</update_rate></sensor>
+  </gazebo>
+  <gazebo reference="neck"><sensor name="joint_imu" type="imu"><pose>0 0 0.1 0 0 0.5</pose>
+    </sensor></gazebo>
+  <gazebo reference="nothing"><sensor name="lost" type="imu"/></gazebo>
+</robot>
+'''
+
+
+def test_urdf_gazebo_sensors_reach_usd_where_libsdformat_puts_them(tmp_path: Path) -> None:
+    """The reference: the URDF as SDFormat (our writer places <gazebo> as libsdformat's parser),
+    resolved; a joint's sensor (in the joint frame, its child link's in URDF) is on that link."""
+    src = tmp_path / 'bot.urdf'
+    src.write_text(GAZEBO_URDF)
+    out, sdf = tmp_path / 'bot.usda', tmp_path / 'bot.sdf'
+    result = convert_file(src, to='usd', output_path=out, options=ConversionOptions())
+    assert result.ok and convert_file(src, to='sdf', output_path=sdf,
+                                      options=ConversionOptions()).ok
+    expected = {s.name.split('::', 1)[1]: s for s in resolve(load_file(sdf)).sensors}
+    assert sorted(expected) == ['base::imu', 'head::cam', 'neck::joint_imu']
+    stage = Usd.Stage.Open(str(out))
+    prims = _sensor_prims(stage)
+    assert sorted(prims) == sorted(expected)
+    for name, s in expected.items():
+        assert s.world is not None
+        assert prims[name].GetAttribute('sdf_tools:sensorType').Get() == s.element.type
+        assert pose_error(_world(prims[name]), s.world) < TOL, name
+    cam = UsdGeom.Camera(prims['head::cam'].GetChild('camera')).GetCamera(Usd.TimeCode.Default())
+    assert cam.GetFieldOfView(Gf.Camera.FOVHorizontal) == pytest.approx(math.degrees(1.2),
+                                                                        rel=1e-6)
+    clip = cam.clippingRange  # float32 in USD
+    assert (clip.min, clip.max) == pytest.approx((0.05, 50.0), rel=1e-6)
+    lost = [e for e in result.report.entries if e.element == 'gazebo[nothing]/sensor[lost]']
+    line = GAZEBO_URDF[:GAZEBO_URDF.index('name="lost"')].count('\n') + 1
+    assert [(e.kind.value, e.line) for e in lost] == [('dropped', line)]
+    assert not [e for e in result.report.entries if e.message == 'no USD form'
+                and e.element.endswith('/gazebo')]
+    # read back on import as the SDFormat ones are
+    back = tmp_path / 'back.sdf'
+    assert convert_file(out, to='sdf', output_path=back, options=ConversionOptions()).ok
+    got = {s.name.split('::', 1)[1]: s for s in resolve(load_file(back)).sensors}
+    for name, s in expected.items():
+        name = 'head::joint_imu' if name == 'neck::joint_imu' else name
+        assert got[name].world is not None and s.world is not None
+        assert pose_error(got[name].world, s.world) < TOL, name
+    assert '<horizontal_fov>1.2</horizontal_fov>' in got['head::cam'].element.xml
