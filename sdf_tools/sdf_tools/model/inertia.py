@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.elements import Inertial
@@ -129,7 +129,9 @@ class Principal(NamedTuple):
     """Principal moments (ascending) and the proper rotation whose columns are their axes."""
 
     moments: tuple[float, float, float]
-    axes: np.ndarray
+    # A 3x3 numpy array. Any, not np.ndarray: mypyc evaluates a compiled NamedTuple's
+    # annotations when the module loads, and numpy is imported only where used (above).
+    axes: Any
 
 
 def principal(i: Sequence[float]) -> Principal:
