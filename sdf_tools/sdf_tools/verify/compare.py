@@ -243,7 +243,7 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
         body = _find(obs.members, link)
         if body is not None:
             groups.setdefault(body, []).append(link)
-    skipped = []
+    skipped, balanced = [], []
     for body, links in groups.items():
         got = obs.masses.get(body)
         parts = [exp.link_masses[x] for x in links if x not in exp.massless]
@@ -252,10 +252,32 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
         if not parts:
             skipped.append(body)
             continue
-        _mass(j, f'body [{body}]', combine(parts), got)
+        want = combine(parts)
+        if obs.balances_inertia and (even := _balanced(want)) is not None:
+            want = even
+            balanced.append(body)
+        _mass(j, f'body [{body}]', want, got)
     if skipped:
         notes.append(f'mass not compared for {len(skipped)} bodies whose links have no mass in '
                      f'the source (the converter chose theirs): {", ".join(sorted(skipped))}')
+    if balanced:
+        notes.append(f'inertia of {len(balanced)} bodies compared as MuJoCo balances it (their '
+                     'principal moments, a negative one as 0, break A + B >= C in the source; '
+                     f'balanceinertia gives each moment their mean): {", ".join(sorted(balanced))}')
+
+
+def _balanced(want: MassProps) -> MassProps | None:
+    """The tensor MuJoCo's balanceinertia makes of ``want``, None when it keeps it.
+
+    The MJCF exporter writes a negative principal moment (a tensor that is not positive
+    semi-definite) as 0, as MuJoCo takes no negative one. Moments that break the triangle
+    inequality by round-off only (a rod's 0 + I = I) are kept: the slack is 1e-9 of the
+    trace, the tolerance of the inertia measure.
+    """
+    a, b, c = (max(m, 0.0) for m in np.linalg.eigvalsh(want.inertia))  # ascending
+    if a + b >= c - 1e-9 * max(a + b + c, INERTIA_FLOOR):
+        return None
+    return MassProps(want.mass, want.com, np.eye(3) * ((a + b + c) / 3.0))
 
 
 def _mass(j: _Judge, obj: str, want: MassProps, got: MassProps) -> None:

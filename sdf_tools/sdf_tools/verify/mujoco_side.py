@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 import numpy as np
+from lxml import etree
 
 from sdf_tools.transform import Transform
 from sdf_tools.verify.sensor_values import noise_fields
@@ -157,8 +158,18 @@ def mujoco_snapshot(path: str) -> Snapshot:
     d = mujoco.MjData(m)
     mujoco.mj_kinematics(m, d)
     mujoco.mj_comPos(m, d)
-    snap = Snapshot(f'MuJoCo {mujoco.__version__}', sensor_lacks=dict(LACKS))
+    snap = Snapshot(f'MuJoCo {mujoco.__version__}', sensor_lacks=dict(LACKS),
+                    balances_inertia=_balances_inertia(path))
     _bodies(mujoco, m, d, snap)
     _joints(mujoco, m, d, snap)
     _actuators(mujoco, m, snap)
     return snap
+
+
+def _balances_inertia(path: str) -> bool:
+    """Whether the file's ``<compiler balanceinertia>`` is true (MjModel does not keep it)."""
+    try:
+        root = etree.parse(path, etree.XMLParser(resolve_entities=False, no_network=True)).getroot()
+    except (OSError, etree.XMLSyntaxError):
+        return False
+    return any(c.get('balanceinertia') == 'true' for c in root.iter('compiler'))

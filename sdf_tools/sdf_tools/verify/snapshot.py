@@ -99,6 +99,9 @@ class Snapshot:
     optional: dict[str, str] = field(default_factory=dict)
     # Sensor parameters (by their first word) the engine has no place for (-> why).
     sensor_lacks: dict[str, str] = field(default_factory=dict)
+    # MuJoCo's compiler balanceinertia: a body whose principal moments break A + B >= C gets
+    # their mean on all three (the MJCF exporter sets it; MuJoCo refuses such a body otherwise).
+    balances_inertia: bool = False
 
 
 def tensor(inertia6: tuple[float, ...]) -> np.ndarray:

@@ -381,3 +381,39 @@ def test_a_urdf_output_keeps_every_sensor_in_gazebo_blocks(tmp_path: Path) -> No
     assert v.ok, [str(d) for d in v.differences]
     assert v.measures['sensor pose'].compared == 6  # shoulder_ft in the joint's frame too
     assert v.measures['sensor parameters'].compared >= 10  # incl. the imu's noise
+
+
+UNBALANCED = '''<robot name="unbalanced">
+  <link name="base"><inertial><mass value="2"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="rod"><inertial><mass value="1"/>
+    <inertia ixx="1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="antenna"><inertial><mass value="1e-6"/>
+    <inertia ixx="2.371e-8" ixy="6.119e-8" ixz="1.179e-8" iyy="2.833e-8" iyz="7.74e-9" izz="3.849e-8"/>
+    </inertial></link>
+  <joint name="rod_mount" type="fixed"><parent link="base"/><child link="rod"/>
+    <origin xyz="0.3 0 0"/></joint>
+  <joint name="antenna_mount" type="fixed"><parent link="base"/><child link="antenna"/>
+    <origin xyz="0 0 0.2"/></joint>
+</robot>
+'''
+
+
+def test_an_inertia_mujoco_balances_is_compared_as_balanced(tmp_path: Path) -> None:
+    # Fixed to the base (libsdformat lumps them: the file is valid), kept as bodies in MJCF.
+    # rod's moments break A + B >= C; antenna's tensor (TIAGo's) has a negative moment, which
+    # the exporter writes as 0: MuJoCo's balanceinertia gives both the mean of their moments
+    src = tmp_path / 'unbalanced.urdf'
+    src.write_text(UNBALANCED)
+    out = _export(src, tmp_path / 'unbalanced.mjcf')
+    v = verify_files(str(out), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    assert any('balances it' in n and 'antenna, rod' in n for n in v.notes), v.notes
+    assert v.measures['inertia'].compared == 3
+    # a balanced body whose written inertia is then changed is still a difference
+    root = etree.parse(str(out)).getroot()
+    rod = root.find('.//body[@name="rod"]/inertial')
+    assert rod is not None
+    rod.set('diaginertia', '0.5 0.5 0.5')
+    out.write_bytes(etree.tostring(root))
+    assert _differs(verify_files(str(out), str(src))) == {('inertia', 'body [rod]')}
