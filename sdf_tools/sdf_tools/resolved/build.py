@@ -217,7 +217,7 @@ def resolve(result: LoadResult, file: str | None = None) -> Resolved:
     c = _Collector()
     if doc is not None:
         if doc.model is not None and result.model_graphs is not None:
-            written = as_written(doc.model) if doc.format == 'urdf' else None
+            written = as_written(doc.model, result.gazebo) if doc.format == 'urdf' else None
             _model(result.model_graphs, c, '', doc.model, world_scope=False, written=written)
         for world, g in zip(doc.worlds, result.world_graphs, strict=True):
             for m in world.models:

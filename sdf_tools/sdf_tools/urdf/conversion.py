@@ -16,11 +16,13 @@ from dataclasses import replace
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Inertial, Joint, JointAxis, Link, Model
+from sdf_tools.gazebo import GazeboTarget, using
+from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.inertia import inertia_is_valid
 from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.urdf.joint import unlimited_axis
 from sdf_tools.urdf.releases import rules
 
 #: The ``<gazebo reference="joint">`` switches that keep a fixed joint from being lumped.
@@ -91,7 +93,7 @@ def axis_given_joints(model: Model) -> set[str]:
             if j.type == 'fixed' and j.axis is None and j.name in refs and j.name in kept}
 
 
-def as_written(model: Model) -> Callable[[Joint], Joint]:
+def as_written(model: Model, target: GazeboTarget | None = None) -> Callable[[Joint], Joint]:
     """A function giving each joint of ``model`` as libsdformat's conversion writes it.
 
     In every libsdformat version (``parser_urdf.cc`` ``CreateJoint``): a
@@ -101,13 +103,15 @@ def as_written(model: Model) -> Callable[[Joint], Joint]:
     ``<gazebo reference>`` gets an axis (:func:`axis_given_joints`).
     """
     locked, given = locked_joints(model), axis_given_joints(model)
+    with using(target):  # the limit defaults of the target the model was read for
+        unlimited = unlimited_axis()
 
     def written(joint: Joint) -> Joint:
         if joint.name in locked:
             return replace(joint, type='revolute',
-                           axis=JointAxis(xyz=(0.0, 0.0, 1.0), lower=0.0, upper=0.0))
+                           axis=replace(unlimited, xyz=(0.0, 0.0, 1.0), lower=0.0, upper=0.0))
         if joint.name in given:
-            return replace(joint, axis=JointAxis())
+            return replace(joint, axis=replace(unlimited))
         if joint.type == 'continuous':
             return replace(joint, type='revolute')
         return joint

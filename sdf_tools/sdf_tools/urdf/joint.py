@@ -14,6 +14,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Extra, Joint, JointAxis
 from sdf_tools.sdf.context import ReadContext
+from sdf_tools.sdf.joint import limit_defaults
 from sdf_tools.urdf.attrs import first_child, read_float, read_floats, read_origin
 from sdf_tools.xmlsafe import to_xml
 
@@ -22,6 +23,22 @@ URDF_JOINT_TYPES = ('revolute', 'continuous', 'prismatic', 'fixed', 'floating', 
 _AXIS_TYPES = ('revolute', 'continuous', 'prismatic', 'planar')
 _JOINT_CHILDREN = {'origin', 'parent', 'child', 'axis', 'limit', 'dynamics', 'mimic',
                    'safety_controller', 'calibration'}
+
+
+def unlimited_axis(**given: float | tuple[float, float, float]) -> JointAxis:
+    """An axis with the ``<limit>`` defaults of the target's SDFormat, then ``given``.
+
+    libsdformat's conversion (``parser_urdf.cc`` ``CreateJoint``) writes an axis with an
+    empty ``<limit>`` (only effort/velocity when the URDF has them, never the bounds of a
+    continuous joint) into a document of its own SDFormat version: what is left out takes
+    that spec's defaults, +-1e16 and -1 in 1.9 (12.3), -inf..inf and inf in 1.11+ (14+).
+    """
+    d = limit_defaults()
+    axis = JointAxis(lower=d['lower'], upper=d['upper'], effort=d['effort'],
+                     velocity=d['velocity'])
+    for key, value in given.items():
+        setattr(axis, key, value)
+    return axis
 
 
 def _link_ref(ctx: ReadContext, el: etree._Element, tag: str, name: str) -> str:
@@ -158,7 +175,8 @@ def read_joint(ctx: ReadContext, el: etree._Element) -> Joint:
     pose = read_origin(ctx, el, f'joint [{name}]', '__model__' if parent == 'world' else parent)
     joint = Joint(name, jtype, parent, child, pose, loc=ctx.loc(el))
     if jtype in _AXIS_TYPES:
-        axis = JointAxis(loc=ctx.loc(el))
+        axis = unlimited_axis()
+        axis.loc = ctx.loc(el)
         _axis_xyz(ctx, el, name, axis)
         _limit(ctx, el, name, jtype, axis)
         _dynamics(ctx, el, name, axis)

@@ -38,6 +38,7 @@ from sdf_tools.urdf.gazebo_blobs import check_gazebo_blobs
 from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
+from sdf_tools.urdf.mimic import check_mimic_leaders
 from sdf_tools.urdf.releases import rules
 from sdf_tools.urdf.tree import Tree, build_tree
 from sdf_tools.xmlsafe import parse_file, to_xml
@@ -182,6 +183,8 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
         check_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
     elif tree.roots:
         check_world_root(ctx, model, link_elements)
+    if rules().mimic_checked:
+        check_mimic_leaders(ctx, model, elements)
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:

@@ -38,14 +38,17 @@ class UrdfRules:
     #: #1114 (12.6): a ``<light>`` of a lumped link is re-posed into the link it is merged
     #: into, as sensors and projectors are; before, it kept its pose in the lumped link.
     repose_lights: bool
+    #: #1333 (14.0): a ``<mimic>`` is written as ``//axis/mimic`` and checked, so a leader
+    #: the converted model lacks is ``JOINT_AXIS_MIMIC_INVALID``; before, no mimic was kept.
+    mimic_checked: bool
 
 
 _RULES_12 = UrdfRules(lumped_massless_kept=False, lumped_frames=False,
                       warns_dropped_links=False, static_only_when_given=False,
-                      repose_lights=False)
+                      repose_lights=False, mimic_checked=False)
 _RULES_14 = UrdfRules(lumped_massless_kept=True, lumped_frames=True,
                       warns_dropped_links=True, static_only_when_given=True,
-                      repose_lights=True)
+                      repose_lights=True, mimic_checked=True)
 
 
 def rules(target: str | GazeboTarget | None = None) -> UrdfRules:

@@ -62,6 +62,9 @@ CASES = [
     # 12.3 drops a massless link fixed to world with its subtree: no link is left (14+
     # refuses the robot for another reason)
     ('massless_fixed_to_world.urdf', False, ('errors', 'MODEL_WITHOUT_LINK', 8)),
+    # 12.3 converts no <mimic>, so no leader is checked (14+ refuses both: #1333)
+    ('mimic_leaders.urdf', True, None),
+    ('mimic_leader_axis.urdf', True, None),
 ]
 
 

@@ -173,8 +173,14 @@ def test_joint_types_limits_dynamics_and_mimic() -> None:
     elbow = joints['elbow'].axis
     assert elbow is not None
     assert elbow.xyz == pytest.approx((0.0, math.sqrt(0.5), math.sqrt(0.5)), abs=1e-15)
-    # A continuous joint has no position limits; effort and velocity still apply.
-    assert (elbow.lower, elbow.upper, elbow.effort, elbow.velocity) == (-1e16, 1e16, 30.0, 2.0)
+    # A continuous joint has no position limits (the spec's defaults of the target's
+    # SDFormat: 1.9's +-1e16 for Fortress, -inf..inf from 1.10); effort and velocity apply.
+    for target, bound in (('fortress', 1e16), ('harmonic', math.inf)):
+        with gazebo.using(target):
+            elbow = {j.name: j for j in _read(ARM)[0].joints}['elbow'].axis
+        assert elbow is not None
+        assert (elbow.lower, elbow.upper, elbow.effort, elbow.velocity) == (-bound, bound, 30.0,
+                                                                            2.0)
     right = joints['finger_right_joint'].axis
     assert right is not None
     assert (right.mimic_joint, right.mimic_multiplier, right.mimic_offset) == (
