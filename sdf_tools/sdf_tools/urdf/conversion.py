@@ -183,11 +183,14 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
                       f'A link named {link.name} has invalid inertia'
                       + (' (with the links lumped into it)' if absorbs else '') + '.',
                       elements.get(link.name))
+    # #1148 (13.1): a lumped joint leaves a frame of its own name, which clashes as well.
+    frames_kept = rules().lumped_frames
     for old, new in renamed.items():
         joint = next((j for j in model.joints if j.name == new), None)
-        if joint is not None and joint.name not in lumped:
-            ctx.error(ErrorCode.DUPLICATE_NAME, f'joint [{old}]{NAME_CLASH} when it converts '
-                      'the URDF: Gazebo refuses the model', elements.get(old))
+        if joint is not None and (joint.name not in lumped or frames_kept):
+            kept = ' (as the frame of the lumped joint)' if joint.name in lumped else ''
+            ctx.error(ErrorCode.DUPLICATE_NAME, f'joint [{old}]{NAME_CLASH}{kept} when it '
+                      'converts the URDF: Gazebo refuses the model', elements.get(old))
 
 
 NAME_CLASH = ' has the name of a link, and libsdformat keeps both'  # see is_name_clash

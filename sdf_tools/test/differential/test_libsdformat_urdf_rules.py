@@ -65,6 +65,9 @@ CASES = [
     # 12.3 converts no <mimic>, so no leader is checked (14+ refuses both: #1333)
     ('mimic_leaders.urdf', True, None),
     ('mimic_leader_axis.urdf', True, None),
+    # 12.3 lumps a fixed joint named like a link away: no clash (14+ keeps its frame, #1148)
+    ('lumped_joint_named_like_child_link.urdf', True, None),
+    ('lumped_joint_named_like_parent_link.urdf', True, None),
 ]
 
 

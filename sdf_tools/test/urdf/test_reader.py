@@ -539,8 +539,12 @@ def test_joint_named_like_a_kept_link_is_an_error(tmp_path: Path) -> None:
     fixed = tmp_path / 'f.urdf'
     fixed.write_text(_robot('<link name="g"/>', '<joint name="g" type="fixed"><parent link="a"/>'
                             '<child link="g"/></joint>'))
-    _, diags = read_urdf_file(fixed)
-    assert not any(d.code is ErrorCode.DUPLICATE_NAME for d in _errors(diags))
+    # a lumped joint is gone for Fortress; 14+ keep a frame of its name (#1148), which
+    # clashes (the 14.9 probe: "frame with name[g] already exists.")
+    for target, clash in (('fortress', False), ('harmonic', True)):
+        with gazebo.using(target):
+            _, diags = read_urdf_file(fixed)
+        assert any(d.code is ErrorCode.DUPLICATE_NAME for d in _errors(diags)) is clash
 
 
 def test_scoped_names_are_allowed_as_libsdformat_allows_them(tmp_path: Path) -> None:

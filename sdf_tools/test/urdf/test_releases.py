@@ -213,3 +213,17 @@ def test_mimic_is_not_checked_for_fortress() -> None:
     # libsdformat 12.3 converts no <mimic> (the probe accepts both files)
     assert _report('mimic_leaders.urdf', 'fortress')['valid']
     assert _report('mimic_leader_axis.urdf', 'fortress')['valid']
+
+
+@pytest.mark.parametrize('gazebo', NEWER)
+@pytest.mark.parametrize('name', ['lumped_joint_named_like_child_link.urdf',
+                                  'lumped_joint_named_like_parent_link.urdf'])
+def test_lumped_joint_named_like_a_link_clashes_through_its_frame(name: str, gazebo: str) -> None:
+    # #1148 (13.1): the frame a lumped joint leaves has the joint's name, so a fixed joint
+    # named like a link (pybullet_data's minitaur.urdf) is DUPLICATE_NAME for 14+ (the 14.9
+    # probe: "frame with name[a] already exists.", resp. the name collision and the graph
+    # cycles it makes); 12.3 lumps the joint away and accepts the robot (the probe cases).
+    ours = _report(name, gazebo)
+    assert [d['code'] for d in ours['errors']] == ['DUPLICATE_NAME'], ours['errors']
+    assert 'lumped joint' in ours['errors'][0]['message']
+    assert _report(name, 'fortress')['valid']
