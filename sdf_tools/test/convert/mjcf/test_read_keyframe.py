@@ -6,26 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.initial_positions import ARM, GIVEN, initial_positions
 
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
-from sdf_tools.load import load_file
-
-ARM = Path(__file__).resolve().parents[2] / 'data' / 'sim' / 'sensor_arm.sdf'
-GIVEN = {'slide': 0.0312345678901, 'spin': -1.2345678901234}
-
-
-def _starts(path: Path) -> dict[str, float]:
-    loaded = load_file(path)
-    assert loaded.document is not None and loaded.document.model is not None
-    return {j.name: j.axis.initial_position for j in loaded.document.model.joints
-            if j.axis is not None}
 
 
 def _to_sdf(src: Path, out: Path) -> tuple[dict[str, float], list[str]]:
     result = convert_file(src, to='sdf', output_path=out, options=ConversionOptions())
     assert result.ok, result.report.errors
-    return _starts(out), [f'{e.kind.value}: {e.element}: {e.message}'
+    return initial_positions(out), [f'{e.kind.value}: {e.element}: {e.message}'
                           for e in result.report.entries if 'key' in e.element]
 
 
@@ -34,7 +24,7 @@ def test_sdf_to_mjcf_to_sdf_keeps_every_initial_position(tmp_path: Path) -> None
     assert convert_file(ARM, to='mjcf', output_path=mjcf,
                         options=ConversionOptions(joint_positions=GIVEN)).ok
     got, notes = _to_sdf(mjcf, tmp_path / 'back.sdf')
-    want = {**_starts(ARM), **GIVEN}  # shoulder's 0.4 from the file, the rest given
+    want = {**initial_positions(ARM), **GIVEN}  # shoulder's 0.4 from the file, the rest given
     assert set(got) == set(want)
     for name, q in want.items():
         assert got[name] == pytest.approx(q, abs=1e-9), name

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import pytest
 from pxr import Usd
+from support.initial_positions import ARM, GIVEN, initial_positions
 
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
-
-ARM = Path(__file__).resolve().parents[2] / 'data' / 'sim' / 'sensor_arm.sdf'
 
 
 @pytest.fixture(scope='module')
@@ -49,15 +48,6 @@ def test_newton_starts_the_joints_there(stage_path: Path) -> None:
     assert q['spin'] == 0.0
 
 
-GIVEN = {'slide': 0.0312345678901, 'spin': -1.2345678901234}
-
-
-def _starts(path: Path) -> dict[str, float]:
-    from sdf_tools.load import load_file
-    loaded = load_file(path)
-    assert loaded.document is not None and loaded.document.model is not None
-    return {j.name: j.axis.initial_position for j in loaded.document.model.joints
-            if j.axis is not None}
 
 
 def _round_trip(tmp_path: Path, edit: object = None) -> dict[str, float]:
@@ -71,12 +61,12 @@ def _round_trip(tmp_path: Path, edit: object = None) -> dict[str, float]:
     back = tmp_path / 'back.sdf'
     result = convert_file(stage_file, to='sdf', output_path=back, options=ConversionOptions())
     assert result.ok, result.report.errors
-    return _starts(back)
+    return initial_positions(back)
 
 
 def test_sdf_to_usd_to_sdf_keeps_every_initial_position_exactly(tmp_path: Path) -> None:
     got = _round_trip(tmp_path)
-    want = {**_starts(ARM), **GIVEN}  # shoulder's 0.4 from the file (degrees in the schema)
+    want = {**initial_positions(ARM), **GIVEN}  # shoulder's 0.4 from the file (degrees in the schema)
     assert set(got) == set(want)
     for name, q in want.items():
         assert got[name] == pytest.approx(q, abs=1e-9), name
