@@ -2,21 +2,33 @@
 """Start-up of our ROS nodes against a bare rclpy node started the same way (not a test).
 
 In one run, alternated, best and median of ``--repeat`` (each a fresh process, started with
-``python -m ...`` from this environment, discovery on loopback, a DDS domain of its own, with
-bytecode compiled beforehand as an install has it):
+``python -m ...`` or ``python -c`` from this environment with ``--ros-args``, a node name never
+used before, discovery on loopback, a DDS domain of its own, bytecode compiled beforehand as
+an install has it):
 
-1. **bare**: a minimal rclpy node serving one ``std_srvs``-free service (``rcl_interfaces``'
-   ``GetParameters``, which every node has): the time from ``Popen`` until this process sees
-   its service; the floor any rclpy node starts in on this machine;
-2. **converter**: until ``/converter/convert`` is available;
-3. **spawner** (``exit_after_spawn`` off, no simulator): until ``/spawner/spawn`` is available;
-4. **description_publisher** on the bundled example world: until the first ``/tf_static``
-   message arrives here; its reference is **bare /tf_static**, a minimal rclpy node that
-   publishes one latched ``/tf_static`` message, timed the same way (a message seen by a
-   subscription arrives sooner than a service appears in the ROS graph, which rclpy
-   refreshes in steps of about 0.25 s: against the bare service the publisher would look
-   faster than an empty node);
-5. **spawn call**: the spawn pipeline of one ``~/spawn`` request (read, convert, check, send,
+1. **bare**: a minimal rclpy node (its parameter services are created with it): the floor any
+   rclpy node starts in on this machine;
+2. **bare /tf_static**: a minimal rclpy node that publishes one latched ``/tf_static`` message;
+3. **converter**: until ``~/convert`` is created;
+4. **spawner** (``exit_after_spawn`` off, no simulator): until its services are created;
+5. **description_publisher** on the bundled example world: until its first ``/tf_static``.
+
+Each start is timed two ways from the same process:
+
+* **ready** (judged): every node, ours and the bare ones, logs one DEBUG line on the logger
+  ``<name>.startup`` at that moment (:func:`sdf_tools.ros.spin.say_ready`; off unless
+  ``--log-level <name>.startup:=debug``, which the bench passes), stamped by rcutils with the
+  wall clock and carrying the process's CPU time so far; ready = that stamp minus the moment
+  before ``Popen``. DDS discovery plays no part, so runs do not jump by its steps. Also
+  printed: that CPU time, and the whole process's CPU until it ended on SIGTERM (``wait4``).
+  Ours against the bare node doing the same minus our work: the services against **bare**,
+  the first ``/tf_static`` against **bare /tf_static**;
+* **seen**: until this process sees the service in the ROS graph, or receives the first
+  ``/tf_static`` message: what a user waits, in the steps in which rclpy refreshes the graph
+  (about 0.25 s) and DDS matches fresh participants (a latched message between two fresh
+  participants has been seen to take seconds); printed, not judged.
+
+6. **spawn call**: the spawn pipeline of one ``~/spawn`` request (read, convert, check, send,
    confirm) on the bundled rover model, against the Gazebo stand-in (tools/gazebo_standin:
    gz-sim's services on Debian's ignition-transport 11, libsdformat 12 loading the model)
    over real gz-transport and the ``ign service`` tool, as against Gazebo; run in a private
@@ -27,10 +39,11 @@ bytecode compiled beforehand as an install has it):
    loading the model, the confirmation queries and the waits between them); the rest is
    ours (reading, converting, checking the model).
 
-Targets (issue 21 §4): services up within 1.5 x the bare node's start; a spawn answered within
-0.5 s plus the simulator's own time. The machine is shared: the load average is printed.
+Targets (issue 21 §4): ready within 1.5 x the bare node (best of ``--repeat`` each); a spawn
+answered within 0.5 s plus the simulator's own time. The machine is shared: the load average
+is printed before and after.
 
-    ./dev run python bench/bench_ros_startup.py [--repeat 5] [--json out.json]
+    ./dev run python bench/bench_ros_startup.py [--repeat 10] [--no-spawn] [--json out.json]
 """
 from __future__ import annotations
 
@@ -38,11 +51,14 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,26 +67,24 @@ sys.path.insert(0, str(ROOT / 'sdf_tools'))             # sdf_tools from this ch
 EXAMPLE = ROOT / 'sdf_tools' / 'sdf_tools' / 'examples' / 'demo_world.sdf'
 SERVICE_RATIO = 1.5
 SPAWN_BUDGET_S = 0.5
-BARE = '''
-import rclpy, signal
+# Each node says when it is up on the logger '<node>.startup' at DEBUG (sdf_tools.ros.spin.say_ready,
+# and the same line in the bare nodes below): rcutils stamps the line with the wall clock.
+LOG_FORMAT = '[{severity}] [{time}] [{name}]: {message}'
+READY = re.compile(r'^\[DEBUG\] \[(\d+\.\d+)\] \[[^\]]*\.startup\]: ready: .*\((\d+\.\d+) s CPU')
+BARE = """
+import rclpy, signal, sys, time
 rclpy.init()
-import sys
-node = rclpy.create_node(sys.argv[1])
+node = rclpy.create_node('bare')
+node.get_logger().get_child('startup').debug(
+    f'ready: services created ({time.process_time():.4f} s CPU since the process started)')
 signal.signal(signal.SIGTERM, lambda *_: rclpy.try_shutdown())
 try:
     rclpy.spin(node)
 except Exception:
     pass
-'''
-
-
-# Bytecode as an install has it (pip and colcon byte-compile; ./dev sets PYTHONDONTWRITEBYTECODE
-# for the checkout): kept outside the tree, written by a warm-up start, used by every process.
-PYCACHE = ROOT / '.cache' / 'bench_pycache'
-
-
-BARE_TF = '''
-import rclpy, signal
+"""
+BARE_TF = """
+import rclpy, signal, time
 from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
 from tf2_msgs.msg import TFMessage
 rclpy.init()
@@ -78,12 +92,19 @@ node = rclpy.create_node('bare_tf_static')
 pub = node.create_publisher(TFMessage, '/tf_static', QoSProfile(
     depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL, reliability=ReliabilityPolicy.RELIABLE))
 pub.publish(TFMessage())
+node.get_logger().get_child('startup').debug(
+    f'ready: first /tf_static published ({time.process_time():.4f} s CPU since the process started)')
 signal.signal(signal.SIGTERM, lambda *_: rclpy.try_shutdown())
 try:
     rclpy.spin(node)
 except Exception:
     pass
-'''
+"""
+
+
+# Bytecode as an install has it (pip and colcon byte-compile; ./dev sets PYTHONDONTWRITEBYTECODE
+# for the checkout): kept outside the tree, written by a warm-up start, used by every process.
+PYCACHE = ROOT / '.cache' / 'bench_pycache'
 
 
 def _env() -> dict[str, str]:
@@ -91,65 +112,128 @@ def _env() -> dict[str, str]:
     env['PYTHONPATH'] = os.pathsep.join([str(ROOT / 'sdf_tools'), env.get('PYTHONPATH', '')])
     env.pop('PYTHONDONTWRITEBYTECODE', None)
     env['PYTHONPYCACHEPREFIX'] = str(PYCACHE)
+    env['RCUTILS_CONSOLE_OUTPUT_FORMAT'] = LOG_FORMAT
+    env.pop('RCUTILS_LOGGING_BUFFERED_STREAM', None)
     return env
 
 
 def _warm_up() -> None:
     """Write the bytecode of everything the measured processes import (see ``PYCACHE``)."""
-    imports = ('import rclpy, rosidl_generator_py, sdf_tools.ros.description_publisher, '
-               'sdf_tools.ros.converter_node, sdf_tools.ros.spawner_node, sdf_tools.convert.api, '
-               'sdf_tools.convert.urdf.to_urdf, sdf_tools.convert.sdf.to_sdf, sdf_tools.spawn')
+    imports = ('import rclpy, rclpy.node, rosidl_generator_py, tf2_msgs.msg, '
+               'sdf_tools.ros.description_publisher, sdf_tools.ros.converter_node, '
+               'sdf_tools.ros.spawner_node, sdf_tools.convert.api, sdf_tools.convert.urdf.to_urdf, '
+               'sdf_tools.convert.sdf.to_sdf, sdf_tools.spawn, sdf_tools.spawn.pipeline, '
+               'sdf_tools.ros.joint_states, sdf_tools.ros.tf_fast_path, sensor_msgs.msg')
     subprocess.run([sys.executable, '-c', imports], env=_env(), check=True)
 
 
-def _start(argv: list[str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(argv, env=_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+@dataclass
+class Start:
+    """One start of one node, in seconds.
+
+    Attributes:
+        seen: from ``Popen`` until this process saw it up over DDS (its service, or its first
+            ``/tf_static``): what a user waits, in discovery's steps.
+        ready: from ``Popen`` until the node logged that it is up (the stamp of its ready
+            line): what the node itself takes, whatever discovery does.
+        ready_cpu: the CPU the node's process had used when it logged that line.
+        cpu: the whole process's CPU (``wait4``'s rusage) from exec until it ended on SIGTERM.
+    """
+
+    seen: float
+    ready: float
+    ready_cpu: float
+    cpu: float
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+class Child:
+    """A node's process whose stderr is read for its ready line (see ``READY``)."""
+
+    def __init__(self, argv: list[str]) -> None:
+        self.lines: list[str] = []
+        self.ready: tuple[float, float] | None = None  # (wall clock stamp, CPU s)
+        self._got = threading.Event()
+        self.t0 = time.time()  # same clock as rcutils' stamps
+        self.proc = subprocess.Popen(argv, env=_env(), stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE, text=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.lines.append(line)
+            m = READY.match(line)
+            if m and self.ready is None:
+                self.ready = (float(m.group(1)), float(m.group(2)))
+                self._got.set()
+        self._got.set()
+
+    def wait_ready(self, timeout: float = 30.0) -> tuple[float, float]:
+        """Return (seconds from Popen to the ready line, CPU seconds it reported)."""
+        self._got.wait(timeout)
+        if self.ready is None:
+            raise RuntimeError('no ready line: ' + ''.join(self.lines[-20:]))
+        return self.ready[0] - self.t0, self.ready[1]
+
+    def stop(self) -> float:
+        """SIGTERM, wait; return the process's CPU seconds (user + system)."""
+        self.proc.terminate()
+        deadline = time.monotonic() + 10
+        while True:
+            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                self.proc.kill()
+                pid, status, usage = os.wait4(self.proc.pid, 0)
+                break
+            time.sleep(0.005)
+        self.proc.returncode = os.waitstatus_to_exitcode(status)
+        self._reader.join(5)
+        return usage.ru_utime + usage.ru_stime
 
 
-def _until_service(node: Any, srv_type: Any, name: str, argv: list[str]) -> float:
-    client = node.create_client(srv_type, name)
-    t0 = time.perf_counter()
-    proc = _start(argv)
+def _ros_args(name: str) -> list[str]:
+    return ['--ros-args', '-r', f'__node:={name}', '--log-level', 'warn',
+            '--log-level', f'{name}.startup:=debug']
+
+
+def _until_service(node: Any, srv_type: Any, service: str, argv: list[str]) -> Start:
+    client = node.create_client(srv_type, service)
+    child = Child(argv)
     try:
         while not client.wait_for_service(timeout_sec=0.005):
-            if time.perf_counter() - t0 > 60 or proc.poll() is not None:
-                raise RuntimeError(f'{name} never came up ({argv})')
-        return time.perf_counter() - t0
+            if time.time() - child.t0 > 60 or child.proc.poll() is not None:
+                raise RuntimeError(f'{service} never came up ({argv}): ' + ''.join(child.lines))
+        seen = time.time() - child.t0
+        ready, ready_cpu = child.wait_ready()
     finally:
         node.destroy_client(client)
-        _stop(proc)
+        cpu = child.stop()
+    return Start(seen, ready, ready_cpu, cpu)
 
 
-def _until_tf_static(node: Any, argv: list[str]) -> float:
+def _until_tf_static(node: Any, argv: list[str]) -> Start:
     import rclpy
     from rclpy.qos import DurabilityPolicy, QoSProfile, ReliabilityPolicy
     from tf2_msgs.msg import TFMessage
     got: list[float] = []
     qos = QoSProfile(depth=10, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                      reliability=ReliabilityPolicy.RELIABLE)
-    sub = node.create_subscription(TFMessage, '/tf_static',
-                                   lambda _m: got.append(time.perf_counter()), qos)
-    t0 = time.perf_counter()
-    proc = _start(argv)
+    sub = node.create_subscription(TFMessage, '/tf_static', lambda _m: got.append(time.time()),
+                                   qos)
+    child = Child(argv)
     try:
         while not got:
             rclpy.spin_once(node, timeout_sec=0.005)
-            if time.perf_counter() - t0 > 60 or proc.poll() is not None:
-                raise RuntimeError('no /tf_static')
-        return got[0] - t0
+            if time.time() - child.t0 > 60 or child.proc.poll() is not None:
+                raise RuntimeError('no /tf_static: ' + ''.join(child.lines))
+        ready, ready_cpu = child.wait_ready()
     finally:
         node.destroy_subscription(sub)
-        _stop(proc)
+        cpu = child.stop()
+    return Start(got[0] - child.t0, ready, ready_cpu, cpu)
 
 
 class TimedBackend:
@@ -221,47 +305,52 @@ def _spawn_calls(repeat: int) -> tuple[list[float], list[float]] | str:
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 
-def measure(repeat: int) -> dict[str, list[float]]:
+def measure(repeat: int) -> dict[str, list[Start]]:
     import rclpy
     from rcl_interfaces.srv import GetParameters
 
     from sdf_tools_interfaces.srv import Convert, SpawnModel
     py = sys.executable
-    ros = ['--ros-args', '--log-level', 'warn']
+
     def fresh() -> str:  # a name never seen in this domain: no graph cache answers for it
         return f'n{random.randint(0, 10**9)}'
 
-    def bare(n: Any) -> float:
+    def bare(n: Any) -> Start:
         name = fresh()
-        return _until_service(n, GetParameters, f'/{name}/get_parameters', [py, '-c', BARE, name])
+        return _until_service(n, GetParameters, f'/{name}/get_parameters',
+                              [py, '-c', BARE, *_ros_args(name)])
 
-    def converter(n: Any) -> float:
+    def converter(n: Any) -> Start:
         name = fresh()
         return _until_service(n, Convert, f'/{name}/convert',
-                              [py, '-m', 'sdf_tools.ros.converter_node', *ros, '-r',
-                               f'__node:={name}'])
+                              [py, '-m', 'sdf_tools.ros.converter_node', *_ros_args(name)])
 
-    def spawner(n: Any) -> float:
+    def spawner(n: Any) -> Start:
         name = fresh()
         return _until_service(n, SpawnModel, f'/{name}/spawn',
-                              [py, '-m', 'sdf_tools.ros.spawner_node', *ros, '-r',
-                               f'__node:={name}', '-p', 'exit_after_spawn:=false'])
+                              [py, '-m', 'sdf_tools.ros.spawner_node', *_ros_args(name),
+                               '-p', 'exit_after_spawn:=false'])
 
-    cases: dict[str, Callable[[Any], float]] = {
-        'bare rclpy node: service up': bare,
-        'bare rclpy node: first /tf_static': lambda n: _until_tf_static(n, [py, '-c', BARE_TF]),
-        'converter: ~/convert up': converter,
-        'spawner: ~/spawn up': spawner,
-        'description_publisher: first /tf_static': lambda n: _until_tf_static(
-            n, [py, '-m', 'sdf_tools.ros.description_publisher', *ros,
-                '-p', f'description_file:={EXAMPLE}']),
+    def publisher(n: Any) -> Start:
+        return _until_tf_static(n, [py, '-m', 'sdf_tools.ros.description_publisher',
+                                    *_ros_args(fresh()), '-p', f'description_file:={EXAMPLE}'])
+
+    cases: dict[str, Callable[[Any], Start]] = {
+        BARE_SERVICE: bare,
+        BARE_TF_STATIC: lambda n: _until_tf_static(n, [py, '-c', BARE_TF, *_ros_args(fresh())]),
+        CONVERTER: converter,
+        SPAWNER: spawner,
+        PUBLISHER: publisher,
     }
     rclpy.init()
     node = rclpy.create_node('bench_ros_startup')
-    times: dict[str, list[float]] = {name: [] for name in cases}
+    times: dict[str, list[Start]] = {name: [] for name in cases}
     try:
-        for _ in range(repeat):
-            for name, case in cases.items():
+        for i in range(repeat):
+            order = list(cases.items())
+            if i % 2:  # alternate: no node always starts right after the same other one
+                order.reverse()
+            for name, case in order:
                 times[name].append(case(node))
     finally:
         node.destroy_node()
@@ -269,25 +358,65 @@ def measure(repeat: int) -> dict[str, list[float]]:
     return times
 
 
-# The publisher against the quicker of the bare node's first latched /tf_static and its service
-# (a latched message between two fresh participants has been seen to take seconds, which alone
-# would make any node look fast): the stricter reference.
-REFERENCE = {'description_publisher: first /tf_static': ('bare rclpy node: first /tf_static',
-                                                         'bare rclpy node: service up')}
+BARE_SERVICE = 'bare rclpy node: services'
+BARE_TF_STATIC = 'bare rclpy node: first /tf_static'
+CONVERTER = 'converter: ~/convert'
+SPAWNER = 'spawner: ~/spawn and the rest'
+PUBLISHER = 'description_publisher: first /tf_static'
+# Each of ours against the bare node that does the same minus our work: services against the
+# bare node's (created with the node), the first /tf_static against the bare node publishing one.
+READY_REFERENCE = {CONVERTER: BARE_SERVICE, SPAWNER: BARE_SERVICE, PUBLISHER: BARE_TF_STATIC}
+# Seen over DDS, the publisher against the quicker of the bare node's first latched /tf_static
+# and its service (a latched message between two fresh participants has been seen to take
+# seconds, which alone would make any node look fast): the stricter reference.
+SEEN_REFERENCE = {PUBLISHER: (BARE_TF_STATIC, BARE_SERVICE)}
 
 
-def _bare(times: dict[str, list[float]], name: str) -> float:
-    return min(min(times[r]) for r in REFERENCE.get(name, ('bare rclpy node: service up',)))
+def _best(times: dict[str, list[Start]], name: str, what: str) -> float:
+    return min(getattr(s, what) for s in times[name])
 
 
-def report(times: dict[str, list[float]],
-           spawns: tuple[list[float], list[float]] | str) -> list[str]:
-    lines = [f'load average: {os.getloadavg()[0]:.2f}',
-             f'{"":45s} {"best s":>8s} {"median s":>9s} {"best / bare":>12s}']
-    for name, values in times.items():
-        bare = _bare(times, name)
-        lines.append(f'{name:45s} {min(values):8.3f} {statistics.median(values):9.3f} '
-                     f'{min(values) / bare:12.2f}')
+def _median(times: dict[str, list[Start]], name: str, what: str) -> float:
+    return statistics.median(getattr(s, what) for s in times[name])
+
+
+def ready_ratio(times: dict[str, list[Start]], name: str, what: str = 'ready') -> float:
+    """Best of ``name`` over best of its bare reference, for ``what`` (a :class:`Start` field)."""
+    return _best(times, name, what) / _best(times, READY_REFERENCE.get(name, BARE_SERVICE), what)
+
+
+def seen_ratio(times: dict[str, list[Start]], name: str) -> float:
+    bare = min(_best(times, r, 'seen') for r in SEEN_REFERENCE.get(name, (BARE_SERVICE,)))
+    return _best(times, name, 'seen') / bare
+
+
+def _load() -> str:
+    return ' '.join(f'{x:.2f}' for x in os.getloadavg())
+
+
+def report(times: dict[str, list[Start]], spawns: tuple[list[float], list[float]] | str,
+           load_before: str) -> list[str]:
+    n = len(next(iter(times.values())))
+    head = (f'{"":42s} {"ready s":>8s} {"median":>7s} {"/ bare":>7s}  {"CPU s":>6s} {"/ bare":>7s}'
+            f'  {"proc CPU":>8s} {"/ bare":>7s}')
+    lines = [(f'load average (1, 5, 15 min): {load_before} before, {_load()} after; '
+              f'best of {n} starts each, alternated'), '',
+             'from Popen to the node\'s own "ready" line (judged; DDS discovery plays no part),',
+             ('CPU to that line (in the process), and the whole process\'s CPU until it stopped '
+              'on SIGTERM (rusage):'), head]
+    for name in times:
+        lines.append(
+            f'{name:42s} {_best(times, name, "ready"):8.3f} {_median(times, name, "ready"):7.3f} '
+            f'{ready_ratio(times, name):7.2f}  {_best(times, name, "ready_cpu"):6.3f} '
+            f'{ready_ratio(times, name, "ready_cpu"):7.2f}  {_best(times, name, "cpu"):8.3f} '
+            f'{ready_ratio(times, name, "cpu"):7.2f}')
+    seen = ('from Popen until this process saw it over DDS (what a user waits; rclpy sees the '
+            'graph in steps of ~0.25 s):')
+    lines += ['', seen, f'{"":42s} {"seen s":>8s} {"median":>7s} {"/ bare":>7s}']
+    for name in times:
+        lines.append(f'{name:42s} {_best(times, name, "seen"):8.3f} '
+                     f'{_median(times, name, "seen"):7.3f} {seen_ratio(times, name):7.2f}')
+    lines.append('')
     if isinstance(spawns, str):
         lines.append(f'spawn call against the Gazebo stand-in: {spawns}')
     else:
@@ -300,10 +429,11 @@ def report(times: dict[str, list[float]],
                              ('  beyond the simulator (ours)', beyond)):
             lines.append(f'{name:45s} {min(values):8.3f} {statistics.median(values):9.3f}')
         lines.append(f'{"  the first call (imports) beyond the simulator":45s} {first:8.3f}')
-    for name in ('converter: ~/convert up', 'spawner: ~/spawn up',
-                 'description_publisher: first /tf_static'):
-        ok = min(times[name]) <= SERVICE_RATIO * _bare(times, name)
-        lines.append(f'{"PASS" if ok else "FAIL"}: {name} within {SERVICE_RATIO} x the bare node')
+    for name in (CONVERTER, SPAWNER, PUBLISHER):
+        ratio = ready_ratio(times, name)
+        lines.append(f'{"PASS" if ratio <= SERVICE_RATIO else "FAIL"}: {name} ready within '
+                     f'{SERVICE_RATIO} x {READY_REFERENCE[name]} ({ratio:.2f} x; CPU to ready '
+                     f'{ready_ratio(times, name, "ready_cpu"):.2f} x)')
     if not isinstance(spawns, str):
         ok = statistics.median(beyond) <= SPAWN_BUDGET_S and first <= SPAWN_BUDGET_S
         lines.append(f'{"PASS" if ok else "FAIL"}: spawn call within {SPAWN_BUDGET_S} s plus '
@@ -313,7 +443,9 @@ def report(times: dict[str, list[float]],
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--repeat', type=int, default=5)
+    parser.add_argument('--repeat', type=int, default=10)
+    parser.add_argument('--no-spawn', dest='spawn', action='store_false',
+                        help='only the starts, not the spawn calls against the stand-in')
     parser.add_argument('--json', metavar='FILE')
     parser.add_argument('--spawn-standin', type=int, metavar='N',
                         help='only the spawn calls, N of them, printed as JSON (run inside the '
@@ -325,12 +457,14 @@ def main() -> int:
     os.environ.setdefault('ROS_DOMAIN_ID', str(random.randint(101, 200)))
     os.environ.setdefault('ROS_AUTOMATIC_DISCOVERY_RANGE', 'LOCALHOST')
     _warm_up()
+    load_before = _load()
     times = measure(args.repeat)
-    spawns = _spawn_calls(args.repeat)
-    print('\n'.join(report(times, spawns)))
+    spawns = _spawn_calls(args.repeat) if args.spawn else 'not measured (--no-spawn)'
+    print('\n'.join(report(times, spawns, load_before)))
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {**times, 'spawn calls (total, simulator)': spawns}, indent=1))
+            {**{k: [asdict(s) for s in v] for k, v in times.items()},
+             'spawn calls (total, simulator)': spawns}, indent=1))
     return 0
 
 

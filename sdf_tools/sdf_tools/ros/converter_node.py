@@ -14,7 +14,7 @@ from rclpy.node import Node
 
 from sdf_tools.gazebo import TARGETS, using
 from sdf_tools.ros.convert_request import ConvertRequest, ConvertResponse, handle_convert
-from sdf_tools.ros.spin import run_node
+from sdf_tools.ros.spin import run_node, say_ready
 from sdf_tools_interfaces.srv import Convert
 
 
@@ -26,6 +26,7 @@ class ConverterNode(Node):
         self.declare_parameter('gazebo', '')
         self.create_service(Convert, '~/convert', self._on_convert)
         self.get_logger().info(f'serving {self.resolve_service_name("~/convert")}')
+        say_ready(self, 'service ~/convert created')
 
     def _on_convert(self, request: Convert.Request, response: Convert.Response) -> Convert.Response:
         req = ConvertRequest(request.input_path, request.input_text, request.input_format,

@@ -41,7 +41,7 @@ from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.ros.description import LoadedDescription, load_description
 from sdf_tools.ros.once_log import OnceLog
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
-from sdf_tools.ros.spin import run_node
+from sdf_tools.ros.spin import run_node, say_ready
 from sdf_tools.ros.tf_tree import TfTree, file_initial_positions
 from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.transform import Transform
@@ -93,6 +93,7 @@ class DescriptionPublisher(TypedParameters):
         self._static_pub = self.create_publisher(TFMessage, '/tf_static', LATCHED)
         self._tf_pub = self.create_publisher(TFMessage, '/tf', TF_QOS)
         self._fast_ok = False  # decided by _subscribe_joint_states
+        self._said_ready = False  # see _publish_static
         self._once = OnceLog(self.get_logger())
         self._pending: LoadedDescription | None = None  # checked by _check_params, applied after
         self._mesh_uris_told = False  # the mesh URI rewrite is said once at INFO, then at DEBUG
@@ -345,6 +346,9 @@ class DescriptionPublisher(TypedParameters):
         msg = TFMessage(transforms=[self._stamped(f.parent, f.child, f.transform, now)
                                     for f in tree.fixed])
         self._static_pub.publish(msg)
+        if not self._said_ready:
+            self._said_ready = True
+            say_ready(self, 'first /tf_static published')
 
     def _on_joint_states(self, msg: JointState) -> None:
         if self._mapper is None or self._throttle is None:

@@ -48,7 +48,7 @@ from std_msgs.msg import String
 
 from sdf_tools.errors import Severity
 from sdf_tools.gazebo import TARGETS, using
-from sdf_tools.ros.spin import init_or_explain, make_or_explain, stop_on_signals
+from sdf_tools.ros.spin import init_or_explain, make_or_explain, say_ready, stop_on_signals
 from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.spawn import (
     EntityInfo,
@@ -149,6 +149,7 @@ class SpawnerNode(TypedParameters):
                                         (ListEntities, '~/list', self._on_list)):
             self.create_service(srv_type, name, self._guard(handler), callback_group=self._group)
         self._serve_simulation_interfaces()
+        say_ready(self, 'services created')
         if any(self._param(key) for key in ('file', 'string', 'topic', 'param')):
             self._startup = self.create_timer(0.0, self._spawn_at_startup, callback_group=self._group)
 

@@ -37,8 +37,8 @@ class NodeProcess:
     """A node under test in a subprocess; its log goes to a file we can read."""
 
     def __init__(self, module: str, params: dict[str, Any], log: Path, name: str = '',
-                 params_files: tuple[Path, ...] = ()) -> None:
-        args = [sys.executable, '-m', module, '--ros-args']
+                 params_files: tuple[Path, ...] = (), ros_args: tuple[str, ...] = ()) -> None:
+        args = [sys.executable, '-m', module, '--ros-args', *ros_args]
         for file in params_files:  # as launch_ros passes a node's parameter files, in order
             args += ['--params-file', str(file)]
         for key, value in params.items():
