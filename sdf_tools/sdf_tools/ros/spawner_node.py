@@ -35,7 +35,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import rclpy
 from geometry_msgs.msg import Pose
@@ -52,16 +52,10 @@ from sdf_tools.ros.spin import init_or_explain, make_or_explain, say_ready, stop
 from sdf_tools.ros.typed_params import TypedParameters
 from sdf_tools.spawn import (
     EntityInfo,
-    ModelSource,
     Outcome,
     ResultCode,
     SimulatorBackend,
-    SpawnRequest,
-    delete,
-    list_entities,
     make_backend,
-    set_pose,
-    spawn,
     to_simulation_interfaces,
 )
 from sdf_tools.spawn.errors import BackendUnavailableError
@@ -70,6 +64,9 @@ from sdf_tools.transform import Transform
 from sdf_tools.xacro_args import parse_name_values
 from sdf_tools_interfaces.msg import SimEntity
 from sdf_tools_interfaces.srv import DeleteEntity, ListEntities, SetEntityPose, SpawnModel
+
+if TYPE_CHECKING:  # the pipeline (the reader, the converters) is imported by the first request
+    from sdf_tools.spawn.pipeline import SpawnRequest
 
 PARAMETERS: dict[str, Any] = {'backend': 'auto', 'world': '', 'timeout': 5.0, 'uris': 'file',
                               'gazebo': ''}  # gazebo: the target read as ('' : ROS_DISTRO's)
@@ -253,6 +250,8 @@ class SpawnerNode(TypedParameters):
 
     def spawn_request(self, req: Any, timeout: float) -> SpawnRequest:
         """Return the pipeline's request for a SpawnModel request."""
+        from sdf_tools.spawn.pipeline import SpawnRequest
+        from sdf_tools.spawn.prepare import ModelSource
         text, source_name = req.text, ''
         if not req.file and not text and req.parameter:
             text, source_name = self.text_from_parameter(req.parameter, timeout), \
@@ -267,6 +266,7 @@ class SpawnerNode(TypedParameters):
 
     # --- our services ----------------------------------------------------------------------------
     def _on_spawn(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import spawn
         timeout = self._timeout(req.timeout)
         with using(self._gazebo()):
             outcome = spawn(self.backend(), self.spawn_request(req, timeout), timeout=timeout)
@@ -277,10 +277,12 @@ class SpawnerNode(TypedParameters):
         return outcome
 
     def _on_delete(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import delete
         return delete(self.backend(), req.name, world=req.world or self._param('world'),
                       timeout=self._timeout(req.timeout))
 
     def _on_set_pose(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import set_pose
         outcome = set_pose(self.backend(), req.name, transform_from(req.pose.pose),
                            relative_to=req.pose.header.frame_id,
                            world=req.world or self._param('world'), timeout=self._timeout(req.timeout))
@@ -288,6 +290,7 @@ class SpawnerNode(TypedParameters):
         return outcome
 
     def _on_list(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import list_entities
         outcome, entities = list_entities(self.backend(), world=req.world or self._param('world'))
         res.world = outcome.world
         res.entities = [entity_msg(e) for e in entities]
@@ -339,6 +342,8 @@ class SpawnerNode(TypedParameters):
                             callback_group=self._group)
 
     def _on_si_spawn(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import SpawnRequest, spawn
+        from sdf_tools.spawn.prepare import ModelSource
         timeout = self._timeout(0.0)
         source = ModelSource(file=req.entity_resource.uri, text=req.entity_resource.resource_string)
         pose, frame = initial_pose(req.initial_pose)
@@ -350,6 +355,7 @@ class SpawnerNode(TypedParameters):
         return outcome
 
     def _on_si_delete(self, req: Any, res: Any) -> Outcome:
+        from sdf_tools.spawn.pipeline import delete
         return delete(self.backend(), req.entity, world=self._param('world'),
                       timeout=self._timeout(0.0))
 
