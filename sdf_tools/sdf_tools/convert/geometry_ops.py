@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-from transforms3d.quaternions import quat2mat
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.options import ConversionOptions
@@ -112,6 +111,9 @@ def _combined(parts: list[tuple[MassProps, Transform]], mass: float) -> Inertial
     volume = sum(props[0] for props, _ in parts)
     density = mass / volume
     placed = []
+    # here, not at the top: transforms3d brings numpy.random (~12 ms), which every converter
+    # and the description publisher's start would pay for a call made only for mesh inertias
+    from transforms3d.quaternions import quat2mat
     for (v, c, inertia), pose in parts:
         r = np.asarray(quat2mat(pose.q), dtype=float)
         centre = np.asarray(pose.p) + r @ c
