@@ -283,6 +283,8 @@ def _add_joints(flat: FlatModel, resolved: Resolved, sep: str, report: Conversio
 def _add_frames(flat: FlatModel, resolved: Resolved, sep: str, report: ConversionReport) -> None:
     top = len(flat.scope) + 2
     for rf in resolved.frames:
+        if rf.lumped:  # a lumped URDF joint or link: flattened already as that joint or link
+            continue
         name = _name(flat, flat.namer, sep, rf.name[top:], report, 'frame', rf.element.loc)
         flat.frames.append(FlatFrame(name, rf.name[top:], rf.element, _body(flat, rf.attached_to),
                                      _vid(flat, rf.name)))

@@ -9,7 +9,9 @@ as errors: they are libsdformat's verdict, and Gazebo's):
   libsdformat drops such a robot; with ``massless_links`` ``lump`` or
   ``default-mass`` every writer's preparation gives that link a reported mass
   (so too a massless link fixed to ``world``, which libsdformat 14+ leaves
-  unwritten under its children's joints);
+  unwritten under its children's joints, a zero-mass link lumped into a parent of
+  mass 0, whose 0/0 centre of mass libsdformat cannot write, and a massless link whose
+  lumped children's frames libsdformat 13.1+ attaches to it, unwritten);
 * a joint named like a link (``DUPLICATE_NAME``, ANYmal's ``LF_HAA``): URDF allows
   it, SDFormat does not. The reader already calls the joint ``<name>_joint``; the
   SDFormat writer keeps that name and reports it, the URDF, MJCF and USD writers
@@ -24,10 +26,13 @@ from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import LoadResult
 from sdf_tools.urdf.conversion import is_massless_root, is_massless_world_child, is_name_clash
+from sdf_tools.urdf.lumped_frames import is_unattached_lumped_frame
+from sdf_tools.urdf.zero_mass_sum import is_zero_mass_sum
 
 
 def _repairable(d: Diagnostic, options: ConversionOptions) -> bool:
-    massless = is_massless_root(d) or is_massless_world_child(d)
+    massless = (is_massless_root(d) or is_massless_world_child(d) or is_zero_mass_sum(d)
+                or is_unattached_lumped_frame(d))
     return is_name_clash(d) or (massless and options.massless_links in ('lump', 'default-mass'))
 
 

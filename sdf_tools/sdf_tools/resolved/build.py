@@ -15,6 +15,7 @@ from sdf_tools._perf import no_gc
 from sdf_tools.frames import FrameGraphs, Kind, resolve_attached_body, resolve_pose
 from sdf_tools.frames.graph import join, prefix
 from sdf_tools.frames.resolve import body_name, world_pose
+from sdf_tools.gazebo import using
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Actor, Collision, Frame, Joint, JointAxis, Link, Model, Sensor, Visual
 from sdf_tools.model.canonical import canonical_link_relative_name
@@ -33,6 +34,7 @@ from sdf_tools.resolved.records import (
 )
 from sdf_tools.transform import IDENTITY, Transform, Vec3
 from sdf_tools.urdf.conversion import as_written
+from sdf_tools.urdf.lumped_frames import lumped_frames
 
 _FIXED_KINDS = (Kind.WORLD, Kind.STATIC_MODEL, Kind.ROOT)  # a body that never moves
 _Named = TypeVar('_Named', ResolvedModel, ResolvedLink, ResolvedJoint)
@@ -200,6 +202,25 @@ def _frame(g: FrameGraphs, c: _Collector, scope: str, full: str, frame: Frame,
                                   _moves_with(g, vid, world_scope), frame))
 
 
+def _lumped_frames(result: LoadResult, c: _Collector, model: Model) -> None:
+    """Record the frames libsdformat's conversion leaves for lumped joints and links (13.1+).
+
+    Each is where its joint is (a URDF child link's frame is its joint's), attached to the
+    link everything was lumped into; unplaced when libsdformat does not write that link.
+    """
+    g = result.model_graphs
+    if g is None:
+        return
+    with using(result.gazebo):  # the target the model was read for
+        frames = lumped_frames(model)
+    pre = prefix(model.name)
+    for lf in frames:
+        body = pre + lf.body if lf.written else None
+        world = world_pose(g, g.ids.get(pre + lf.joint.name)) if lf.written else None
+        c.frames.append(ResolvedFrame(pre + lf.frame.name, model.name, world, body, body,
+                                      lf.frame, lumped=True))
+
+
 def _actor(actor: Actor) -> ResolvedActor:
     return ResolvedActor(actor.name, actor.pose.value if actor.pose is not None else IDENTITY,
                          actor)
@@ -219,6 +240,8 @@ def resolve(result: LoadResult, file: str | None = None) -> Resolved:
         if doc.model is not None and result.model_graphs is not None:
             written = as_written(doc.model, result.gazebo) if doc.format == 'urdf' else None
             _model(result.model_graphs, c, '', doc.model, world_scope=False, written=written)
+            if doc.format == 'urdf':
+                _lumped_frames(result, c, doc.model)
         for world, g in zip(doc.worlds, result.world_graphs, strict=True):
             for m in world.models:
                 _model(g, c, '', m, world_scope=True)

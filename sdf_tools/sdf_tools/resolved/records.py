@@ -123,6 +123,10 @@ class ResolvedFrame:
     attached_to: str | None
     moves_with: str | None
     element: Frame
+    #: A frame libsdformat 13.1+ leaves for a lumped URDF joint or link (#1148). Our
+    #: description keeps that joint and link too (same name, same place), so writers and
+    #: TF, which have them already, skip it.
+    lumped: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,6 +32,8 @@ from sdf_tools.resolved import Resolved, resolve
 from sdf_tools.ros.params import PublisherParams, resolve_description_file
 from sdf_tools.ros.tf_tree import TfTree, TreeOptions, build_tf_tree
 from sdf_tools.urdf.conversion import is_massless_root
+from sdf_tools.urdf.lumped_frames import is_unattached_lumped_frame
+from sdf_tools.urdf.zero_mass_sum import is_zero_mass_sum
 from sdf_tools.xmlsafe import parse_bytes
 
 
@@ -243,8 +245,9 @@ def _kinematic(d: Diagnostic, fmt: str) -> bool:
     """
     if d.code is ErrorCode.LINK_INERTIA_INVALID:
         return False
-    if fmt == 'urdf' and is_massless_root(d):
-        return False  # libsdformat drops a massless root link; every frame is still known
+    if fmt == 'urdf' and (is_massless_root(d) or is_zero_mass_sum(d)
+                          or is_unattached_lumped_frame(d)):
+        return False  # libsdformat drops or refuses what has no mass; every frame is known
     return not (fmt == 'urdf' and d.code is ErrorCode.DUPLICATE_NAME)
 
 

@@ -126,7 +126,10 @@ class _Scene:
         for j in r.joints:
             self.joints.setdefault(j.model, []).append(j)
         for f in r.frames:
-            self.frames.setdefault(f.model, []).append(f)
+            # A lumped URDF link is a TF frame already (as robot_state_publisher has it);
+            # its joint, as in robot_state_publisher, is none.
+            if not f.lumped:
+                self.frames.setdefault(f.model, []).append(f)
         # World poses by scoped name, as the frame graphs' vertices are looked up.
         self.world: dict[str, Transform | None] = {}
         for group in (r.models, r.links, r.joints, r.frames):

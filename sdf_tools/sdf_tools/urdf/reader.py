@@ -38,9 +38,11 @@ from sdf_tools.urdf.gazebo_blobs import check_gazebo_blobs
 from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
+from sdf_tools.urdf.lumped_frames import check_lumped_frames
 from sdf_tools.urdf.mimic import check_mimic_leaders
 from sdf_tools.urdf.releases import rules
 from sdf_tools.urdf.tree import Tree, build_tree
+from sdf_tools.urdf.zero_mass_sum import check_zero_mass_sums
 from sdf_tools.xmlsafe import parse_file, to_xml
 
 # Robot-level elements kept for the converter without a warning.
@@ -185,6 +187,8 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
         check_world_root(ctx, model, link_elements)
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements)
+    check_lumped_frames(ctx, model, elements)
+    check_zero_mass_sums(ctx, model, link_elements)
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:

@@ -68,6 +68,17 @@ CASES = [
     # 12.3 lumps a fixed joint named like a link away: no clash (14+ keeps its frame, #1148)
     ('lumped_joint_named_like_child_link.urdf', True, None),
     ('lumped_joint_named_like_parent_link.urdf', True, None),
+    # 12.3 leaves no <frame> for a lumped joint or link (13.1+ does, #1148: test/urdf/
+    # test_lumped_frames.py), so none is attached to a link it leaves out either
+    ('lumped_frames.urdf', True, None),
+    ('lumped_frames_massless_parent.urdf', True, None),
+    # a zero-mass <inertial> lumped into a parent of mass 0 so far: dMassAdd's 0/0 centre of
+    # mass, written for the link the chain ends at, is refused (12.3 as 14.9-16.1); in the
+    # order of the joints' names, and only when that link is written
+    ('zero_mass_sum.urdf', False, ('errors', 'ELEMENT_INVALID', 26)),
+    ('zero_mass_sum_first.urdf', False, ('errors', 'ELEMENT_INVALID', 16)),
+    ('zero_mass_sum_second.urdf', True, None),
+    ('zero_mass_sum_unwritten.urdf', True, None),
 ]
 
 

@@ -191,6 +191,8 @@ class UrdfPlan:
     inertial_origins: dict[str, Pose] = field(default_factory=dict)  # written link -> as read
     zero_limit_joints: set[str] = field(default_factory=set)  # disableFixedJointLumping
     gazebo_refs: set[str] = field(default_factory=set)  # names in <gazebo reference>
+    # 13.1+ (#1148): lumped joint or link -> (the link it ends in, the origins down to it)
+    frame_chains: dict[str, tuple[str, list[Pose]]] = field(default_factory=dict)
     rejections: list[Rejection] = field(default_factory=list)
 
     def absorber(self, link: str) -> str:
@@ -301,6 +303,12 @@ class _Planner:
         while self.reducible(absorber):
             absorber = self.parent(absorber) or absorber
         self.plan.absorbed_into[link] = absorber
+        origins, at = [], link
+        while at != absorber:
+            origins.insert(0, self.robot.origins[self.joint_of[at]])
+            at = self.parent(at) or absorber
+        self.plan.frame_chains[link] = self.plan.frame_chains[self.joint_of[link]] = (
+            absorber, origins)
         self.plan.absorbers.add(parent)
         own = self.mass[link]
         if own is None:
@@ -564,7 +572,23 @@ class _Comparison:
             side = 'ours' if name in self.frames else 'libsdformat'
             self.diffs.append(f'frames[{name!r}]: only in {side}')
         for name in self.frames.keys() & ref_frames.keys():
-            self.check(f'frames[{name!r}]', self.frames[name], ref_frames[name])
+            o, r = self.frames[name], ref_frames[name]
+            self.check(f'frames[{name!r}].attached_to', o.get('attached_to'), r.get('attached_to'))
+            self.check(f'frames[{name!r}].pose', o.get('pose'), r.get('pose'),
+                       partial(self.frame_as_read, name.removeprefix(self.scope), o, r))
+
+    def frame_as_read(self, name: str, o: Mapping[str, Any], r: Mapping[str, Any]) -> bool:
+        """A lumped joint's or link's frame (13.1+) is written as text: each joint origin
+        down from the link it ends in goes through ignition's Euler round trip."""
+        chain = self.plan.frame_chains.get(name)
+        base = self.ours_world(chain[0]) if chain else None
+        if chain is None or base is None or o.get('pose') is None or r.get('pose') is None:
+            return False
+        rebuilt, exact = self.world(chain[0]), base
+        for origin in chain[1]:
+            rebuilt = _mul(rebuilt, _round_trip(origin, _ignition_rpy))
+            exact = _mul(exact, origin)
+        return self.same_rebuilt(rebuilt, r['pose']) and self.same(_json(exact), o['pose'])
 
     def link(self, name: str, o: Mapping[str, Any], r: Mapping[str, Any]) -> None:
         where = f'links[{self.scope + name!r}]'
