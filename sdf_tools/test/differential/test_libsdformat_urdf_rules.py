@@ -191,3 +191,14 @@ def test_written_fixed_joint_named_by_gazebo_reference_gets_an_axis() -> None:
     assert axes['r::anchor'] is not None and axes['r::mount'] is not None
     diffs = compare(ours, ref)
     assert not diffs, '\n'.join(diffs)
+
+
+def test_replay_follows_the_target_for_massless_lumped_links() -> None:
+    """The replay the newer targets are judged with (tools/libsdformat_test_sweep.py) keeps
+    what 14+ keeps (#1238): 12.3 drops [mount]'s subtree, 14 writes [arm] below it."""
+    from differential.urdf_compare import plan_urdf
+
+    old, new = (plan_urdf(DATA / 'massless_mount.urdf', newer=n) for n in (False, True))
+    assert old is not None and new is not None
+    assert (old.links, new.links) == (['base'], ['base', 'arm'])
+    assert new.joint_parent == {'arm_joint': 'base'}  # re-parented past the lumped mount

@@ -262,8 +262,8 @@ def _read_robot(path: Path) -> _Robot | None:
 
 
 class _Planner:
-    def __init__(self, robot: _Robot) -> None:
-        self.robot = robot
+    def __init__(self, robot: _Robot, newer: bool = False) -> None:
+        self.robot, self.newer = robot, newer
         self.plan = UrdfPlan(robot.name, gazebo_refs=set(robot.refs))
         self.mass = dict(robot.mass)
         self.nan: dict[str, str] = {}  # link with a NaN centre of mass -> zero-mass link lumped
@@ -321,13 +321,25 @@ class _Planner:
         self.mass[parent] = total
         self.plan.mass_changed.add(parent)
 
+    def fixed_reducible(self, link: str) -> bool:
+        """``FixedJointShouldBeReduced`` of ``link``'s joint (a joint to ``world`` too)."""
+        joint = self.joint_of.get(link)
+        return joint is not None and self.robot.joints[joint][0] == 'fixed' and (
+            joint not in self.robot.preserve and joint not in self.robot.disable)
+
     def create(self, link: str) -> None:
-        """``CreateSDF``: write massive links (not lumped ones) and their joints."""
+        """``CreateSDF``: write massive links (not lumped ones) and their joints.
+
+        12.3 drops a link of mass |m| <= 1e-6 with its subtree; from 14.0 (#1238) a link of
+        mass <= 0, unless its fixed joint is reducible (it is lumped, or fixed to world:
+        then it is neither written nor dropped, and its children are visited).
+        """
         mass = self.mass.get(link)
-        if link != 'world' and (mass is None or abs(mass) <= MASSLESS_EPS):
+        zero = mass is None or (mass <= 0.0 if self.newer else abs(mass) <= MASSLESS_EPS)
+        if link != 'world' and zero and not (self.newer and self.fixed_reducible(link)):
             self.drop_below(link, link)
             return
-        if not self.reducible(link):
+        if not self.reducible(link) and not (zero and link != 'world'):
             self.write(link)
         for kid in self.children.get(link, []):
             self.create(kid)
@@ -388,12 +400,15 @@ class _Planner:
         return self.plan
 
 
-def plan_urdf(path: str | Path) -> UrdfPlan | None:
-    """Replay libsdformat 12's URDF conversion rules; None when urdfdom would refuse it."""
+def plan_urdf(path: str | Path, *, newer: bool = False) -> UrdfPlan | None:
+    """Replay libsdformat's URDF conversion rules; None when urdfdom would refuse it.
+
+    ``newer``: libsdformat 14+'s (#1238: which massless links are dropped), else 12.3's.
+    """
     robot = _read_robot(Path(path))
     if robot is None:
         return None
-    return _Planner(robot).run()
+    return _Planner(robot, newer).run()
 
 
 # ---------------------------------------------------------------------------------------
@@ -413,11 +428,13 @@ def compare_urdf(
     Args:
         ours: our ``inspect --json`` report of the URDF.
         ref: the libsdformat probe's report of the same file.
-        plan: the replayed conversion; by default :func:`plan_urdf` of ``ours['file']``.
+        plan: the replayed conversion; by default :func:`plan_urdf` of ``ours['file']`` for
+            the libsdformat ``ours['gazebo']`` names.
         tol: absolute tolerance on every number.
     """
     if plan is None:
-        plan = plan_urdf(ours['file'])
+        target = ours.get('gazebo') or {}
+        plan = plan_urdf(ours['file'], newer=int(target.get('libsdformat') or 12) >= 14)
     diffs: list[str] = []
     ours_codes, ref_codes = _codes(ours), _codes(ref)
     text = (f'(ours: {", ".join(sorted(ours_codes)) or "no errors"}; '
