@@ -64,9 +64,10 @@ def lumped_frames(model: Model, walk: UrdfWalk | None = None) -> list[LumpedFram
 
 
 def check_lumped_frames(ctx: ReadContext, model: Model,
-                        joint_elements: dict[str, etree._Element]) -> None:
+                        joint_elements: dict[str, etree._Element],
+                        walk: UrdfWalk | None = None) -> None:
     """Refuse, as libsdformat 13.1+ does, a lumped frame attached to a link it does not write."""
-    for lf in lumped_frames(model):
+    for lf in lumped_frames(model, walk):
         joint = lf.joint
         if lf.written or lf.frame.name != joint.name or joint.parent != lf.body:
             continue  # fine, or a frame further down the failing chain

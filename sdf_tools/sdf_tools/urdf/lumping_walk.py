@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from sdf_tools.model import Joint, Link, Model
 from sdf_tools.model.massless import is_zero_mass
-from sdf_tools.urdf.conversion import lumped_joints, preserved_joints
+from sdf_tools.urdf.conversion import preserved_joints
 from sdf_tools.urdf.releases import rules
 
 __all__ = ['UrdfWalk', 'urdf_walk']
@@ -74,19 +74,24 @@ class UrdfWalk:
             joint = self.parent_joint.get(link)
         return link
 
-    def lumped_mass(self, link: str) -> float | None:
+    def lumped_mass(self, link: str, memo: dict[str, float | None] | None = None) -> float | None:
         """The mass of ``link`` with its lumped children's added (None: no ``<inertial>``).
 
         ``ReduceInertialToParent`` gives a parent without one an ``<inertial>`` of mass 0
         when it adds a child that has one.
         """
+        memo = {} if memo is None else memo
+        if link in memo:
+            return memo[link]
+        memo[link] = None  # a loop (refused by the reader) ends here
         lk = self.links.get(link)
         total = lk.inertial.mass if lk is not None and lk.inertial is not None else None
         for j in self.children.get(link, []):
             if j.name in self.lumped:
-                m = self.lumped_mass(j.child)
+                m = self.lumped_mass(j.child, memo)
                 if m is not None:
                     total = (total or 0.0) + m
+        memo[link] = total
         return total
 
     def written_links(self) -> set[str]:
@@ -94,13 +99,14 @@ class UrdfWalk:
         newer = rules().lumped_massless_kept
         out: set[str] = set()
         seen: set[str] = set()
+        memo: dict[str, float | None] = {}
 
         def create(name: str) -> None:
             if name in seen or name not in self.links:
                 return
             seen.add(name)
             joint = self.parent_joint.get(name)
-            mass = self.lumped_mass(name)
+            mass = self.lumped_mass(name, memo)
             zero = mass is None or is_zero_mass(mass)
             reduced = joint is not None and joint.name in self.reducible
             if zero and not (newer and reduced):
@@ -129,5 +135,5 @@ def urdf_walk(model: Model) -> UrdfWalk:
     roots = ['world'] if 'world' in children else [
         lk.name for lk in model.links if lk.name not in parent_joint][:1]
     reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
-    return UrdfWalk(links, parent_joint, children, roots, frozenset(lumped_joints(model)),
-                    frozenset(reducible))
+    lumped = {j.name for j in model.joints if j.name in reducible and j.parent != 'world'}
+    return UrdfWalk(links, parent_joint, children, roots, frozenset(lumped), frozenset(reducible))

@@ -39,6 +39,7 @@ from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.lumped_frames import check_lumped_frames
+from sdf_tools.urdf.lumping_walk import urdf_walk
 from sdf_tools.urdf.mimic import check_mimic_leaders
 from sdf_tools.urdf.releases import rules
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -187,8 +188,9 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
         check_world_root(ctx, model, link_elements)
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements)
-    check_lumped_frames(ctx, model, elements)
-    check_zero_mass_sums(ctx, model, link_elements)
+    walk = urdf_walk(model)
+    check_lumped_frames(ctx, model, elements, walk)
+    check_zero_mass_sums(ctx, model, link_elements, walk)
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:

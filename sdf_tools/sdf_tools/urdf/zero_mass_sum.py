@@ -18,19 +18,19 @@ from lxml import etree
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Joint, Model
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.urdf.lumping_walk import urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
 
 __all__ = ['check_zero_mass_sums', 'is_zero_mass_sum', 'zero_mass_sums']
 
 ZERO_SUM = 'the masses sum to 0'  # in the error check_zero_mass_sums gives
 
 
-def zero_mass_sums(model: Model) -> dict[str, tuple[Joint, float]]:
+def zero_mass_sums(model: Model, walk: UrdfWalk | None = None) -> dict[str, tuple[Joint, float]]:
     """Links written with a non-finite centre of mass: link -> (the lump that made it, mass so far).
 
     The lump is the first one whose masses summed to 0 on the way into that link.
     """
-    walk = urdf_walk(model)
+    walk = walk or urdf_walk(model)
     mass = {n: (lk.inertial.mass if lk.inertial is not None else None)
             for n, lk in walk.links.items()}
     cause: dict[str, tuple[Joint, float]] = {}
@@ -50,9 +50,10 @@ def zero_mass_sums(model: Model) -> dict[str, tuple[Joint, float]]:
 
 
 def check_zero_mass_sums(ctx: ReadContext, model: Model,
-                         link_elements: dict[str, etree._Element]) -> None:
+                         link_elements: dict[str, etree._Element],
+                         walk: UrdfWalk | None = None) -> None:
     """Refuse, as libsdformat does, a link it writes with a 0/0 centre of mass."""
-    for link, (joint, before) in zero_mass_sums(model).items():
+    for link, (joint, before) in zero_mass_sums(model, walk).items():
         child = next(lk for lk in model.links if lk.name == joint.child)
         own = child.inertial.mass if child.inertial is not None else 0.0
         ctx.error(ErrorCode.ELEMENT_INVALID,
