@@ -27,7 +27,7 @@ from sdf_tools.gazebo import GazeboTarget, using
 from sdf_tools.gazebo import current as current_target
 from sdf_tools.model import Document, Link, Model
 from sdf_tools.sdf.auto_inertial import place_relative_collisions
-from sdf_tools.sdf.context import version_tuple
+from sdf_tools.sdf.context import read_as
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.spec.parallel import start_worker
 from sdf_tools.sdf.stream import WorldModelStreamer
@@ -135,11 +135,10 @@ def _with_graphs(result: LoadResult) -> LoadResult:
     doc = result.document
     if doc is None:
         return result
-    # 1.10+ files are judged by the libsdformat that reads them (13+); for a target whose
-    # libsdformat is 13+ (Harmonic on) every file is (libsdformat 14.9.0 accepts a child
+    # A file read as 1.10+ (any file for Harmonic on, which converts it to its newest
+    # version) may name a model frame as a joint end (libsdformat 14.9.0 accepts a child
     # __model__ in its test/sdf/joint_child_model_frame.sdf, a 1.8 file; 12.3 refuses it).
-    newer = doc.format == 'sdf' and (version_tuple(doc.version or '') >= (1, 10)
-                                     or current_target().libsdformat >= 13)
+    newer = doc.format == 'sdf' and read_as(doc.version or '') >= (1, 10)
     if doc.model is not None:
         g = build_model_graphs(doc.model)
         result.model_graphs = g

@@ -44,8 +44,8 @@ DENSITY_DEFAULT = 1000.0
 def is_auto(ctx: ReadContext, el: etree._Element) -> bool:
     """Whether ``<inertial>`` asks for automatic values in a file that can (1.11+)."""
     text = el.get('auto')
-    if text is None or ctx.version_tuple < (1, 11):
-        return False  # before 1.11 the spec check reports the unknown attribute
+    if text is None or ctx.read_as < (1, 11):
+        return False  # read as 1.10 or older: the spec check reports the unknown attribute
     return parse_bool_text(text) is True
 
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.model import Model
 from sdf_tools.model.common import Loc
@@ -22,6 +23,21 @@ def version_tuple(version: str) -> tuple[int, int]:
         return int(major), int(minor)
     except ValueError:
         return (0, 0)
+
+
+def read_as(version: str) -> tuple[int, int]:
+    """The version the target's libsdformat reads a file of ``version`` as.
+
+    libsdformat converts a 1.3+ file to the newest version it knows before reading it
+    (``readDoc``), so what a newer version added is read in an older file too: Harmonic
+    reads a 1.9 file's world joints, nameless plugins and ``<inertial auto>`` as 1.11
+    does. What libsdformat keys on the file's own version (``OriginalVersion``: names
+    with ``::`` from 1.8, name clashes before 1.7) stays on ``version_tuple``.
+    """
+    own = version_tuple(version)
+    if own < (1, 3):
+        return own
+    return max(own, version_tuple(gazebo.current().spec))
 
 
 def top_world_model_version(el: etree._Element) -> str | None:
@@ -54,6 +70,8 @@ class ReadContext:
 
     # Filled in __post_init__: read for every pose and name, so parse it once.
     version_tuple: tuple[int, int] = (0, 0)
+    # The version the target's libsdformat reads it as, after converting it (read_as()).
+    read_as: tuple[int, int] = (0, 0)
     # Poses by (text, rotation_format, degrees): real files repeat a few texts
     # ("0 0 0 0 0 0", inertial and visual offsets) thousands of times.
     pose_cache: dict[tuple[str, str, bool], Transform] = field(default_factory=dict)
@@ -66,6 +84,7 @@ class ReadContext:
 
     def __post_init__(self) -> None:
         self.version_tuple = version_tuple(self.version)
+        self.read_as = read_as(self.version)
 
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""

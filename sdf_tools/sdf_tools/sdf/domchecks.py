@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from lxml import etree
 
-from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode
 from sdf_tools.sdf.context import ReadContext
 
@@ -85,9 +84,9 @@ def check_sensor(ctx: ReadContext, el: etree._Element, name: str) -> None:
     kind = el.get('type')
     if kind is None:
         return  # a missing required attribute is the spec check's (ATTRIBUTE_MISSING)
-    # air_speed (gazebosim/sdformat#1215, 13.3): known to libsdformat 13+ whatever the
-    # file's version (Sensor::Load's list), and read as a 1.10+ file means it elsewhere
-    newer_known = ctx.version_tuple >= (1, 10) or gazebo.current().libsdformat >= 13
+    # air_speed (gazebosim/sdformat#1215, 13.3): known to libsdformat 13+ (Sensor::Load's
+    # list), which reads every file as 1.10+
+    newer_known = ctx.read_as >= (1, 10)
     if kind not in SENSOR_TYPES and not (kind in _NEWER_SENSOR_TYPES and newer_known):
         ctx.error(ErrorCode.ATTRIBUTE_INVALID,
                   f'Attempting to load a Sensor, but the provided sensor type is missing or '

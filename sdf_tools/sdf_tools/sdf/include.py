@@ -12,7 +12,6 @@ from pathlib import Path
 
 from lxml import etree
 
-from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Actor, Document, Light, Model, Plugin
 from sdf_tools.sdf.context import ReadContext
@@ -28,7 +27,7 @@ def parse_plugin(ctx: ReadContext, el: etree._Element) -> Plugin:
     """Keep a ``<plugin>`` verbatim."""
     # The name is optional from 1.10 (gazebosim/sdformat#1101), and libsdformat 13+ reads
     # every file as its newest version: only Fortress (12.3) still needs it in 1.9 files.
-    name_optional = ctx.version_tuple >= (1, 10) or gazebo.current().libsdformat >= 13
+    name_optional = ctx.read_as >= (1, 10)
     for attr in ('name', 'filename'):
         if el.get(attr) is None and not (attr == 'name' and name_optional):
             ctx.error(ErrorCode.ATTRIBUTE_MISSING,

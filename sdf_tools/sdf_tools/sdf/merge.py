@@ -90,7 +90,7 @@ def merge_into_model(ctx: ReadContext, parent: Model, inc_el: etree._Element, m:
     # libsdformat 12 prints the pose (6 digits) and reads it back; 13+ keep every digit
     # (libsdformat 14.9.0 on its test/integration/merge_include_model.sdf, a 1.9 file).
     newer = gazebo.current().libsdformat >= 13
-    if ctx.version_tuple < (1, 10) and not newer:
+    if ctx.read_as < (1, 10):
         pose = replace(pose, value=pose_through_text_12(pose.value))
     rel = pose.relative_to or '__model__'
     parent.frames.append(Frame(proxy, canonical_link_relative_name(m), replace(pose, relative_to=rel),

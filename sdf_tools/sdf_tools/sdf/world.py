@@ -87,7 +87,7 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
                 ctx.diagnostics.extend(pre[1])
         elif tag == 'frame':
             world.frames.append(parse_frame(ctx, c))
-        elif tag == 'joint' and ctx.version_tuple >= (1, 10):
+        elif tag == 'joint' and ctx.read_as >= (1, 10):
             world.joints.append(parse_joint(ctx, c))
         elif tag == 'actor':
             world.actors.append(parse_actor(ctx, c))
@@ -98,7 +98,7 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
         elif tag == 'include':
             inc = load_include(ctx, c)
             merge = c.get('merge', 'false').strip().lower() in ('true', '1')
-            if merge and isinstance(inc, Model) and ctx.version_tuple >= (1, 10):
+            if merge and isinstance(inc, Model) and ctx.read_as >= (1, 10):
                 merge_into_world(ctx, world, c, inc)  # as libsdformat 13+ does
             elif merge and inc is not None:
                 ctx.error(ErrorCode.MERGE_INCLUDE_UNSUPPORTED,

@@ -16,13 +16,25 @@ from pathlib import Path
 
 from sdf_tools.sdf.spec.values import SCALARS, scalar
 
-__all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'table']
+__all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'spec_read_as', 'table']
 
 DATA_DIR = Path(__file__).resolve().parent / 'data'
 SPEC_VERSIONS = ('1.0', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12')
-# libsdformat 12, our reference for these versions, converts them to 1.9 before it reads
-# their values: see spec/convert.py.
-CONVERTED_TO = dict.fromkeys(('1.3', '1.4', '1.5', '1.6', '1.7', '1.8'), '1.9')
+# libsdformat converts a document to the newest version it knows before it reads it
+# (readDoc: Converter::Convert(doc, SDF::Version())). The .convert files of 1.3-1.9
+# rename and move elements; spec/convert.py reads such a file's values as the newest
+# version's. Those of 1.10, 1.11 and 1.12 are empty, so a 1.9-1.11 file is simply
+# read against the newest table.
+CONVERTED = ('1.3', '1.4', '1.5', '1.6', '1.7', '1.8')
+SAME_AFTER_CONVERSION = ('1.9', '1.10', '1.11')
+# Where a libsdformat release ships a description of a spec version that differs from
+# the committed table (generated from the release tools/gen_sdf_spec.py names), the
+# release's own bounds: {libsdformat major: {version: {element id: (min, max)}}}.
+# libsdformat 14.9's 1.11 camera.sdf still has 0.1 as the least horizontal_fov; 15.3
+# lowered it to 0.001 (gazebosim/sdformat#1563), and our 1.11 table is 15.4's.
+RELEASE_BOUNDS: dict[int, dict[str, dict[str, tuple[str | None, str | None]]]] = {
+    14: {'1.11': {'camera/horizontal_fov': ('0.1', '6.283186')}},
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,14 +106,52 @@ def _bounds(type_name: str | None, lo: str | None, hi: str | None
             scalar(type_name, hi.strip()) if hi else None)
 
 
-@functools.cache
+def _key(version: str) -> tuple[int, int]:
+    major, minor = version.split('.')
+    return int(major), int(minor)
+
+
+def spec_read_as(version: str, newest: str = '1.9', release: int = 12) -> ElementSpec:
+    """Return the spec a file of ``version`` is checked against by a libsdformat.
+
+    ``newest`` is the newest version that libsdformat knows (12: 1.9, 14: 1.11, 15 and
+    16: 1.12) and ``release`` its major version. A 1.9-1.11 file older than ``newest``
+    is read against ``newest``'s table (their conversions are empty); a 1.3-1.8 file
+    keeps its own structure with ``newest``'s values (spec/convert.py); any other is
+    read against its own table.
+    """
+    older = _key(version) < _key(newest)
+    if older and version in SAME_AFTER_CONVERSION:
+        version = newest
+    converted_to = newest if older and version in CONVERTED else None
+    patched = RELEASE_BOUNDS.get(release, {})
+    own_bounds = version in patched or (converted_to is not None and converted_to in patched)
+    return _spec(version, converted_to, release if own_bounds else None)
+
+
 def spec_for(version: str) -> ElementSpec:
-    """Return the root element of a spec version (``<sdf>``; ``<gazebo>`` before 1.3)."""
+    """Return the root element of a spec version (``<sdf>``; ``<gazebo>`` before 1.3).
+
+    A 1.3-1.8 table is the one libsdformat 12 reads such a file with: values as 1.9's.
+    """
+    return _spec(version, '1.9' if version in CONVERTED else None, None)
+
+
+@functools.cache
+def _spec(version: str, converted_to: str | None, release: int | None) -> ElementSpec:
+    """Build the spec of ``version``, read after converting to ``converted_to``.
+
+    ``release``: take that libsdformat's own bounds where they differ from the table's
+    (:data:`RELEASE_BOUNDS`).
+    """
     data = table(version)
     records: dict[str, list[object]] = data['elements']  # type: ignore[assignment]
+    own = RELEASE_BOUNDS.get(release, {}).get(version, {}) if release is not None else {}
     made: dict[str, ElementSpec] = {}
     for eid, rec in records.items():
         name, req, typ, default, lo, hi, copy, _ref, attrs, _kids, _inc = rec
+        if eid in own:
+            lo, hi = own[eid]
         attributes = {str(a[0]): AttributeSpec(str(a[0]), str(a[1]), str(a[2] or ''), a[3] == '1')
                       for a in attrs}  # type: ignore[attr-defined]
         made[eid] = ElementSpec(
@@ -125,9 +175,12 @@ def spec_for(version: str) -> ElementSpec:
     for copy, target in copies:
         copy.children, copy.required_children = target.children, target.required_children
     root = made[str(data['root'])]
-    if version in CONVERTED_TO:
+    if converted_to is not None:
         from sdf_tools.sdf.spec.convert import read_as_converted
-        read_as_converted(root, spec_for(CONVERTED_TO[version]))
+        # Newer libsdformat (13+): what the newer versions added is known after the
+        # conversion (a <cone> in a 1.6 file); libsdformat 12 is read as before.
+        read_as_converted(root, _spec(converted_to, None, release),
+                          adopt_new=converted_to != '1.9')
     _derive_all(root)
     return root
 

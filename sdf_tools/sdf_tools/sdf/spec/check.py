@@ -24,7 +24,6 @@ ancestor once.
 """
 from __future__ import annotations
 
-import math
 import re
 
 from lxml import etree
@@ -33,7 +32,7 @@ from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.joint import LIMITED_TYPES
-from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for
+from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, spec_for, spec_read_as
 from sdf_tools.sdf.spec.values import pose_ok, scalar, strtod, value_ok
 from sdf_tools.sdf.values import kids as child_nodes
 from sdf_tools.xmlsafe import line_of
@@ -70,7 +69,7 @@ _MAX_VERDICTS = 20_000
 # Plain values judged in bulk (check()): how many numbers each holds.
 _BATCHES = {'double': 1, 'vector3': 3, 'pose': 6, 'pose7': 7}
 _NO_BATCHES: dict[str, str] = {}
-_MISSING_TEXT: dict[tuple[int, tuple[str, ...], float | bool], str] = {}
+_MISSING_TEXT: dict[tuple[int, tuple[str, ...]], str] = {}
 # The one attribute a plain value may carry (a pose's frame: any name, nothing to parse).
 _RELATIVE_TO = ['relative_to']
 _NUMERIC = b'0123456789.+-eE \t\n\r\x00'
@@ -158,9 +157,19 @@ def check_world_model(ctx: ReadContext, el: _Element) -> None:
 
 
 def spec_for_version(version: str) -> ElementSpec:
-    """The spec a file of ``version`` is checked against (the newest for one we do not know)."""
+    """The spec a file of ``version`` is checked against by the target's libsdformat.
+
+    libsdformat converts every file to the newest version it knows and checks it against
+    that version's description (``readDoc``), so Harmonic checks a 1.9 file against 1.11
+    (a ``<cone>`` is known, a ``<plugin>`` needs no name, a ``<limit>`` is -inf..inf) and
+    Fortress against 1.9 (spec/__init__.py :func:`spec_read_as`). A version we do not know
+    is checked against the newest we do.
+    """
     v = version.strip()
-    return spec_for(v if v in SPEC_VERSIONS else SPEC_VERSIONS[-1])
+    target = gazebo.current()
+    if v not in SPEC_VERSIONS:
+        return spec_for(SPEC_VERSIONS[-1])
+    return spec_read_as(v, target.spec, target.libsdformat)
 
 
 class SpecChecker:
@@ -337,11 +346,6 @@ class SpecChecker:
                 ok = False
         for key in spec.required_attributes:
             if el.get(key) is None:
-                if el.tag == 'plugin' and key == 'name' and gazebo.current().libsdformat >= 13:
-                    # Optional in 1.10's plugin.sdf (gazebosim/sdformat#1101); libsdformat 13+
-                    # checks every file against its newest spec, so a 1.9 file too (14.9.0,
-                    # 15.4.0 and 16.1.0 accept a nameless plugin in one; 12.3 refuses it).
-                    continue
                 self.ctx.error(ErrorCode.ATTRIBUTE_MISSING,
                                f'Required attribute[{key}] in element[{el.tag}] is not specified in SDF.',
                                el)
@@ -362,14 +366,13 @@ class SpecChecker:
         if spec.name == 'joint':
             # joint.py reports libsdformat's ELEMENT_MISSING (or the ball joint's default).
             return (el.get('type') or '').strip() == 'ball'
-        # A <limit>'s defaults are those of the target's newest spec (sdf/joint.py), not the
-        # file's: libsdformat 13+ says -inf/inf where the file's 1.9 table says -1e16/1e16.
-        limits = _target_limit_defaults() if spec.name == 'limit' else None
-        key = (id(spec), tuple(cs.name for cs in missing), limits is not None and limits['upper'])
+        # The defaults are the table's, the target's newest (libsdformat 13+ says -inf/inf
+        # for a <limit>'s bounds where a 1.9 table says -1e16/1e16: spec_for_version).
+        key = (id(spec), tuple(cs.name for cs in missing))
         message = _MISSING_TEXT.get(key)
         if message is None:
-            said = ', '.join(cs.name + (f' [{_default_text(cs.name, cs.default, limits)}]'
-                                        if cs.default is not None else '') for cs in missing)
+            said = ', '.join(cs.name + (f' [{cs.default}]' if cs.default is not None else '')
+                             for cs in missing)
             message = _MISSING_TEXT[key] = (
                 f'XML Missing required element{"s" if len(missing) > 1 else ""} of '
                 f'element[{el.tag}]: libsdformat adds {said} with the spec defaults')
@@ -419,15 +422,3 @@ def _attribute_ok(type_name: str, text: str) -> bool:
     if type_name == 'pose':
         return pose_ok(text, 'euler_rpy', False)
     return value_ok(type_name, text)
-
-
-def _target_limit_defaults() -> dict[str, float]:
-    from sdf_tools.sdf.joint import limit_defaults  # the reader's own table, by target
-    return limit_defaults()
-
-
-def _default_text(name: str, default: object, limits: dict[str, float] | None) -> str:
-    if limits is not None and name in limits:
-        value = limits[name]
-        return f'{value:g}' if value in (math.inf, -math.inf) else str(default)
-    return str(default)

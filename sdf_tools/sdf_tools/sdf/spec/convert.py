@@ -18,23 +18,38 @@ from sdf_tools.sdf.spec import AttributeSpec, ElementSpec, derive
 __all__ = ['read_as_converted']
 
 
-def read_as_converted(old: ElementSpec, new: ElementSpec) -> None:
-    """Give the specs under ``old`` the value rules of their counterparts under ``new``."""
+def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = False) -> None:
+    """Give the specs under ``old`` the value rules of their counterparts under ``new``.
+
+    ``adopt_new``: an element ``new`` has that ``old`` lacks at the same place is known
+    too (libsdformat 13+ reads the converted file against 1.10+, which adds ``<cone>``,
+    ``//world/joint`` ...). libsdformat 12 is read without it: its 1.9 adds little, and
+    what a 1.3-1.8 file holds of it is reported as unknown, as before.
+    """
     seen: dict[int, ElementSpec] = {}
+    adopted: set[int] = set()
     stack: list[tuple[ElementSpec, ElementSpec | None]] = [(old, new)]
     while stack:
         o, n = stack.pop()
         if id(o) in seen:
             continue  # shared (an included file): the first place it is met decides
         seen[id(o)] = o
-        _adopt(o, n)
+        _adopt(o, n, adopt_new)
         for name, child in o.children.items():
             stack.append((child, n.children.get(name) if n is not None else None))
+        if adopt_new and n is not None:
+            for name, child in n.children.items():
+                if name not in o.children:
+                    o.children[name] = child  # shared with ``new``: not walked, not changed
+                    adopted.add(id(child))
     for o in seen.values():
-        o.required_children = tuple(c for c in o.children.values() if c.required in ('1', '+'))
+        # An adopted child is not added when missing: it may be the new name of an
+        # element the file holds under its old one (the conversion renames it).
+        o.required_children = tuple(c for c in o.children.values()
+                                    if c.required in ('1', '+') and id(c) not in adopted)
 
 
-def _adopt(o: ElementSpec, n: ElementSpec | None) -> None:
+def _adopt(o: ElementSpec, n: ElementSpec | None, adopt_new: bool) -> None:
     if n is None:
         # Converted away: neither parsed nor added with a default.
         o.type, o.bounds, o.value_required = None, None, False
@@ -47,4 +62,6 @@ def _adopt(o: ElementSpec, n: ElementSpec | None) -> None:
         o.required = n.required
         o.attributes = {k: n.attributes.get(k) or AttributeSpec(k, 'string', a.default, False)
                         for k, a in o.attributes.items()}
+        if adopt_new:  # a newer attribute (<inertial auto>) is known after the conversion
+            o.attributes.update({k: a for k, a in n.attributes.items() if k not in o.attributes})
     derive(o)
