@@ -81,8 +81,14 @@ def _import(path: str) -> tuple[Any, np.ndarray, str]:
         return b, state.body_q.numpy(), newton.__version__
 
 
+def _labels(b: Any, kind: str) -> list[str]:
+    """The builder's body or joint names: ``*_label`` in Newton 1.x, ``*_key`` before."""
+    labels = getattr(b, f'{kind}_label', None)  # an empty list (a static model) is an answer
+    return list(getattr(b, f'{kind}_key') if labels is None else labels)
+
+
 def _bodies(b: Any, body_q: np.ndarray, names: dict[str, str], snap: Snapshot) -> None:
-    labels = list(getattr(b, 'body_label', None) or b.body_key)
+    labels = _labels(b, 'body')
     for i, label in enumerate(labels):
         key = names.get(str(label))
         if key is None:
@@ -102,8 +108,8 @@ def _rate(value: float, default: float) -> float | None:
 
 
 def _joints(b: Any, body_q: np.ndarray, names: dict[str, str], snap: Snapshot) -> None:
-    labels = list(getattr(b, 'joint_label', None) or b.joint_key)
-    body_keys = list(getattr(b, 'body_label', None) or b.body_key)
+    labels = _labels(b, 'joint')
+    body_keys = _labels(b, 'body')
     cfg = b.default_joint_cfg
     for j, label in enumerate(labels):
         kind = _KINDS.get(getattr(b.joint_type[j], 'name', ''), 'other')

@@ -313,6 +313,18 @@ def test_a_static_model_is_world_geometry_in_newton_not_a_missing_body(tmp_path:
     assert any('world geometry' in n and 'ground::link' in n for n in v.notes), v.notes
 
 
+def test_a_model_of_static_links_only_has_no_body_in_newton_and_agrees(tmp_path: Path) -> None:
+    # Drake's extra_heavy_duty_table.sdf: nothing moves, so Newton builds no body at all.
+    src = tmp_path / 'table.sdf'
+    src.write_text('<sdf version="1.7"><model name="table"><static>1</static><link name="top">'
+                   '<collision name="c"><geometry><box><size>1 1 0.1</size></box></geometry>'
+                   '</collision></link></model></sdf>')
+    v = verify_files(str(_export(src, tmp_path / 'table.usda')), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['body pose (Newton)'].compared == 0
+    assert any('world geometry' in n and 'top' in n for n in v.notes), v.notes
+
+
 SMALL = '''<robot name="small">
   <link name="base"><inertial><mass value="1e-6"/>
     <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
