@@ -35,6 +35,7 @@ from typing import IO, TYPE_CHECKING
 
 from lxml import etree
 
+from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic
 from sdf_tools.sdf.context import ReadContext, top_world_model_version
 from sdf_tools.sdf.spec.check import check_world_model
@@ -57,7 +58,7 @@ MIN_BYTES = 4 * 1024 * 1024
 
 # Of one top-level world model: did it pass, and what the check said.
 Verdict = tuple[bool, list[Diagnostic]]
-_PROTOCOL = 2  # bumped when what the worker writes changes
+_PROTOCOL = 3  # bumped when what the worker writes changes
 # Not ``-m``: that would run this module a second time beside the copy its package imports.
 _WORKER = 'import sys; from sdf_tools.sdf.spec.parallel import main; sys.exit(main(sys.argv[1:]))'
 _LENGTH = struct.Struct('<Q')
@@ -199,7 +200,8 @@ def start_worker(path: str | Path, data: bytes, source: str | None) -> CheckWork
     import subprocess
     try:
         proc = subprocess.Popen(
-            [exe, '-c', _WORKER, str(path), source or ''],
+            # The load's Gazebo target: what the check accepts depends on it (its newest spec).
+            [exe, '-c', _WORKER, str(path), source or '', gazebo.current().name],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     except OSError:
         return None
@@ -225,7 +227,7 @@ def _core_free() -> bool:
 
 def main(argv: list[str]) -> int:
     """The worker: check the file, writing each verdict to stdout as soon as it is made."""
-    path, source = argv[0], argv[1] or None
+    path, source, target = argv[0], argv[1] or None, argv[2]
     data = Path(path).read_bytes()
     out = sys.stdout.buffer
     _write(out, (_PROTOCOL, zlib.adler32(data), len(data)))
@@ -236,4 +238,5 @@ def main(argv: list[str]) -> int:
         # fewer, larger writes for the reader to take in.
         _write(out, (index, verdict))
 
-    return 0 if check_world_models(data, source, emit) else 1
+    with gazebo.using(target):
+        return 0 if check_world_models(data, source, emit) else 1

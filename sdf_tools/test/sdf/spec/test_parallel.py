@@ -51,9 +51,10 @@ WORLD = '''<?xml version="1.0"?>
 '''
 
 
-def _load(path: Path, mode: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[object], str]:
+def _load(path: Path, mode: str, monkeypatch: pytest.MonkeyPatch,
+          gazebo: str | None = None) -> tuple[list[object], str]:
     monkeypatch.setenv(parallel.ENV, mode)
-    r = load_file(path)
+    r = load_file(path, gazebo=gazebo)
     diags = [(d.code.name, d.message, d.file, d.line, d.xml_path, d.severity.name)
              for d in r.diagnostics]
     return diags, json.dumps(inspect_json(r), sort_keys=True, default=str)
@@ -108,6 +109,25 @@ def test_worker_gives_what_a_check_here_gives(tmp_path: Path, version: str, spy:
     # The world really exercises the check: failures, warnings and defaults.
     assert {'ELEMENT_INVALID', 'ELEMENT_INCORRECT_TYPE', 'ATTRIBUTE_INCORRECT_TYPE',
             'DEFAULT_ASSUMED'} <= codes
+
+
+@pytest.mark.parametrize('gazebo', ['fortress', 'harmonic', 'jetty'])
+def test_worker_checks_for_the_target_of_the_load(tmp_path: Path, gazebo: str, spy: Spy,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A 1.9 world whose models hold what only 1.10+ knows (a nameless plugin, a cone, a
+    # 1.10 limit default): Fortress refuses or warns, Harmonic and Jetty read it as their
+    # newest spec. The worker must check for the load's target, not its own default one.
+    monkeypatch.setenv('ROS_DISTRO', 'humble' if gazebo != 'fortress' else 'rolling')
+    path = tmp_path / 'w.sdf'
+    path.write_text(WORLD.replace('<plugin name="p"', '<plugin').replace(
+        '<shininess>2</shininess>', '<visual name="c"><geometry><cone><radius>1</radius>'
+        '<length>1</length></cone></geometry></visual>') % {'version': '1.9'}, encoding='utf-8')
+    here = _load(path, '0', monkeypatch, gazebo)
+    there = _load(path, '1', monkeypatch, gazebo)
+    assert len(spy.workers) == 1 and spy.verdicts() == 6 and spy.here == 0
+    assert there == here
+    plugin_refused = any('attribute[name] in element[plugin]' in str(d[1]) for d in here[0])
+    assert plugin_refused is (gazebo == 'fortress')
 
 
 @pytest.mark.parametrize('name', sorted(str(p.relative_to(DATA)) for p in DATA.rglob('*.sdf')
