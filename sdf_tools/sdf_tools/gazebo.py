@@ -9,12 +9,15 @@ defaults to the one of ``ROS_DISTRO``, else the newest.
 """
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the ROS nodes import this module and need no argparse
+    import argparse
 
 __all__ = ['TARGETS', 'GazeboTarget', 'add_gazebo_option', 'current', 'default_target',
            'split_gazebo_option', 'target', 'using']

@@ -5,10 +5,13 @@ the first ``:=`` is the value, so ``path:=a:=b`` gives ``path`` the value ``a:=b
 """
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the ROS nodes import this module and need no argparse
+    import argparse
 
 #: What a command returns after ``--help`` and on a usage error.
 EXIT_HELP, EXIT_USAGE = 0, 2

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 Inertia6 = tuple[float, float, float, float, float, float]
 #: ignition-math's tolerance for MassMatrix3 checks: 10 * DBL_EPSILON * trace / 2.
 _EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
+_FLOAT_EPS = 2.220446049250313e-16  # numpy.finfo(float).eps, as transforms3d's quat2mat
 
 
 def inertia_is_valid(mass: float, i: Sequence[float]) -> bool:
@@ -105,11 +106,27 @@ def tensor(i: Sequence[float]) -> np.ndarray:
 
 
 def rotation(q: Quat) -> np.ndarray:
-    """Return the 3x3 rotation matrix of a quaternion ``(w, x, y, z)``."""
-    import numpy as np
-    from transforms3d.quaternions import quat2mat
+    """Return the 3x3 rotation matrix of a quaternion ``(w, x, y, z)``.
 
-    return np.asarray(quat2mat(q), dtype=float)
+    transforms3d's ``quat2mat``, the same operations in the same order (so the
+    same bits; a test compares them): importing transforms3d imports all of it,
+    numpy.random included (~12 ms), on the path of every URDF whose fixed joints
+    lump inertia, which the description publisher reads before its first /tf_static.
+    """
+    import numpy as np
+
+    w, x, y, z = (float(c) for c in q)
+    nq = w * w + x * x + y * y + z * z
+    if nq < _FLOAT_EPS:
+        return np.eye(3)
+    s = 2.0 / nq
+    xs, ys, zs = x * s, y * s, z * s
+    wx, wy, wz = w * xs, w * ys, w * zs
+    xx, xy, xz = x * xs, x * ys, x * zs
+    yy, yz, zz = y * ys, y * zs, z * zs
+    return np.array([[1.0 - (yy + zz), xy - wz, xz + wy],
+                     [xy + wz, 1.0 - (xx + zz), yz - wx],
+                     [xz - wy, yz + wx, 1.0 - (xx + yy)]])
 
 
 def in_frame(i: Sequence[float], frame: Transform) -> np.ndarray:

@@ -37,7 +37,6 @@ from rclpy.timer import Timer
 from std_msgs.msg import String
 from tf2_msgs.msg import TFMessage
 
-from sdf_tools.convert.joint_positions import parse_joint_positions
 from sdf_tools.ros.description import LoadedDescription, load_description
 from sdf_tools.ros.once_log import OnceLog
 from sdf_tools.ros.params import PUBLISHER_PARAMS, RELOAD_PARAMS, PublisherParams, check_value
@@ -51,6 +50,8 @@ if TYPE_CHECKING:  # imported where used: after the first /tf_static (see __init
 
     from sdf_tools.ros.joint_states import Edge, JointStateMapper, PublishThrottle
     from sdf_tools.ros.tf_fast_path import FastTfPath
+# sdf_tools.convert.joint_positions (initial_positions) too: it imports the converters'
+# package, which a URDF input does not otherwise need before its first /tf_static.
 
 LATCHED = QoSProfile(depth=1, durability=DurabilityPolicy.TRANSIENT_LOCAL,
                      reliability=ReliabilityPolicy.RELIABLE)
@@ -250,6 +251,7 @@ class DescriptionPublisher(TypedParameters):
         if self._initial_timer is not None:
             self.destroy_timer(self._initial_timer)
             self._initial_timer = None
+        from sdf_tools.convert.joint_positions import parse_joint_positions
         values, problems = parse_joint_positions(self.params.initial_positions)
         problems += [p for p in [unknown_joints(tree, self.params.initial_positions)] if p]
         for p in problems:
@@ -445,6 +447,7 @@ class DescriptionPublisher(TypedParameters):
 
 def unknown_joints(tree: TfTree, text: str) -> str:
     """Name the joints of ``initial_positions`` that are no movable joint of ``tree`` ('' : none)."""
+    from sdf_tools.convert.joint_positions import parse_joint_positions
     from sdf_tools.ros.joint_states import JointStateMapper
     mapper = JointStateMapper(tree)
     bad = [n for n in parse_joint_positions(text)[0] if mapper.lookup(n)[0] is None]

@@ -145,8 +145,10 @@ def check_value(name: str, value: object) -> str | None:
     elif name == 'initial_positions':
         if not isinstance(value, str):
             return f'initial_positions must be a string, not {type_name(value)} {value!r}'
-        # imported here: it brings the description model, which the converter node's start
-        # (this module is imported by it) does without
+        if not value.strip():
+            return None  # the default: nothing to parse, nothing to import
+        # imported here: it brings the description model and the converters' package, which
+        # the converter node's start (this module is imported by it) and a URDF input do without
         from sdf_tools.convert.joint_positions import parse_joint_positions
         problems = parse_joint_positions(value)[1]
         if problems:

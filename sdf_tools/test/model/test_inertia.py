@@ -120,3 +120,14 @@ def test_combine_inertials_agrees_with_composite_in_the_parent_frame() -> None:
     want = composite([(2.0, np.array([0.0, 0.0, 0.1]), in_frame(parent.inertia, Transform())),
                       (1.0, np.array([0.5, 0.0, 0.0]), in_frame(child.inertia, x_pc))])[2]
     assert in_frame(got.inertia, Transform()) == pytest.approx(want, abs=1e-15)
+
+
+def test_rotation_is_transforms3d_quat2mat_bit_for_bit() -> None:
+    """rotation() does transforms3d's arithmetic without importing it (numpy.random, ~12 ms)."""
+    from transforms3d.quaternions import quat2mat
+    rng = np.random.default_rng(21)
+    quats = [tuple(float(c) for c in rng.normal(size=4) * scale)
+             for scale in (1.0, 1e-3, 1e3, 1e-9) for _ in range(250)]
+    quats += [(1.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.0, 0.0), (1e-9, 0.0, 0.0, 0.0), (0.0, 1.0, 0.0, 0.0)]
+    for q in quats:
+        assert np.array_equal(rotation(q), quat2mat(q)), q

@@ -2,7 +2,9 @@
 
 The time to the first /tf_static is a bench figure (bench/bench_ros_startup.py); this test
 keeps the work it cut from coming back: what only joint_states needs (the message module, the
-joint mapper, the serialized fast path) is imported after the first publish.
+joint mapper, the serialized fast path) is imported after the first publish; nor does the first
+/tf_static wait for transforms3d (numpy.random with it), argparse or, for a URDF, which is
+published as written, the converters.
 """
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ import sys
 from ros.ros_support import SRC
 
 EXAMPLE = SRC / 'sdf_tools' / 'examples' / 'demo_world.sdf'
-LATER = ('sensor_msgs.msg', 'sdf_tools.ros.tf_fast_path', 'sdf_tools.ros.joint_states')
+LUMPING = SRC / 'test' / 'data' / 'convert' / 'lumping.urdf'  # fixed joints: inertia rotated
+LATER = ('sensor_msgs.msg', 'sdf_tools.ros.tf_fast_path', 'sdf_tools.ros.joint_states',
+         'transforms3d', 'numpy.random', 'argparse')
 PROBE = '''
 import sys
 import rclpy
@@ -43,3 +47,9 @@ def _run(code: str, *args: str) -> str:
 def test_joint_states_machinery_comes_after_the_first_tf_static(ros: None) -> None:
     # none of them before the first /tf_static; the joint_states subscription after it
     assert _run(PROBE, str(EXAMPLE), *LATER) == '[] True'
+
+
+def test_a_urdf_is_published_without_importing_the_converters(ros: None) -> None:
+    # the URDF goes out as written: no converter before the first /tf_static; its lumped
+    # inertias rotate without transforms3d
+    assert _run(PROBE, str(LUMPING), *LATER, 'sdf_tools.convert') == '[] True'
