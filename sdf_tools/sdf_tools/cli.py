@@ -82,7 +82,7 @@ def _children_by_pose_parent(g: FrameGraphs) -> dict[int, list[int]]:
 
 
 def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth: int,
-                seen: set[int]) -> None:
+                seen: set[int], lumped: frozenset[str] = frozenset()) -> None:
     from sdf_tools.frames import resolve_pose
 
     if vid in seen:
@@ -94,22 +94,36 @@ def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth:
     if not hidden:
         pose = resolve_pose(g, vid)
         where = _fmt_pose(pose) if pose is not None else '(unresolved)'
-        print(f'{"  " * depth}{name} [{g.kinds[vid].value}] {where}')
+        kind = g.kinds[vid].value + ('; a frame in libsdformat' if name in lumped else '')
+        print(f'{"  " * depth}{name} [{kind}] {where}')
     for c in children.get(vid, []):
-        _print_tree(g, children, c, depth + (0 if hidden else 1), seen)
+        _print_tree(g, children, c, depth + (0 if hidden else 1), seen, lumped)
+
+
+def _lumped_names(result: LoadResult) -> frozenset[str]:
+    """A URDF's lumped joints and links, which the target's libsdformat keeps as frames (13.1+)."""
+    doc = result.document
+    if doc is None or doc.format != 'urdf' or doc.model is None:
+        return frozenset()
+    from sdf_tools.gazebo import using
+    from sdf_tools.urdf.lumped_frames import lumped_frames
+
+    with using(result.gazebo):
+        return frozenset(f'{doc.model.name}::{lf.frame.name}' for lf in lumped_frames(doc.model))
 
 
 def _print_frames(result: LoadResult) -> None:
     from sdf_tools.frames import Kind
 
     graphs = ([result.model_graphs] if result.model_graphs else []) + result.world_graphs
+    lumped = _lumped_names(result)
     for g in graphs:
         children = _children_by_pose_parent(g)
         start = g.root
         print(f'{g.names[start]} [{Kind.WORLD.value if g.kinds[start] is Kind.WORLD else "root"}]')
         seen: set[int] = set()
         for c in children.get(start, []):
-            _print_tree(g, children, c, 1, seen)
+            _print_tree(g, children, c, 1, seen, lumped)
 
 
 def _terminal_columns() -> int:

@@ -43,6 +43,17 @@ def test_frames_prints_the_tree_with_scoped_names() -> None:
     assert 'dock [frame] xyz=(2, 1, 0)' in proc.stdout
 
 
+def test_frames_marks_what_libsdformat_keeps_as_frames_of_a_urdf() -> None:
+    # 13.1+ (gazebosim/sdformat#1148): a lumped joint and link are frames of the converted model
+    urdf = PKG_ROOT / 'test' / 'data' / 'urdf_rules' / 'lumped_frames.urdf'
+    newer = run('frames', '--gazebo', 'harmonic', str(urdf))
+    assert newer.returncode == 0, newer.stderr
+    assert 'lf::tool_joint [joint; a frame in libsdformat]' in newer.stdout
+    assert 'lf::tool [link; a frame in libsdformat]' in newer.stdout
+    assert 'lf::arm [link] ' in newer.stdout
+    assert 'a frame in libsdformat' not in run('frames', '--gazebo', 'fortress', str(urdf)).stdout
+
+
 @pytest.mark.parametrize('content,code', [
     (b'', 2),
     (b'\x00\x01\x02binary junk\xff', 2),
