@@ -19,6 +19,7 @@ from typing import Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
+from sdf_tools.convert.mjcf.compile_error import locate_compile_error
 from sdf_tools.convert.mjcf.import_lines import in_mjcf, line_map, name_mjcf, origins
 from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
 from sdf_tools.convert.mjcf.read_keyframe import read_initial_key
@@ -75,7 +76,8 @@ def _compile(path: Path) -> MjcfSource | Diagnostic:
         model = spec.compile()
     except Exception as err:  # MuJoCo raises ValueError and others with its own message
         text = str(err).strip().replace('\n', ' ')
-        return Diagnostic(ErrorCode.FILE_READ, f'MuJoCo cannot read [{path}]: {text}', str(path))
+        file, line = locate_compile_error(path, text)
+        return Diagnostic(ErrorCode.FILE_READ, f'MuJoCo cannot read [{path}]: {text}', file, line)
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)
     return MjcfSource(path, spec, model, data, source_lines(path))

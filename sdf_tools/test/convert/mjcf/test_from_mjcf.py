@@ -236,6 +236,26 @@ def test_bad_mjcf_is_a_clear_error(text: str, tmp_path: Path) -> None:
     assert not (tmp_path / 'out.sdf').exists()
 
 
+def test_mujoco_refusal_cites_the_element_even_in_an_included_file(tmp_path: Path) -> None:
+    # A menagerie scene.xml copied without its meshes: the asset that cannot be opened
+    # is declared in the robot file it includes, and MuJoCo's message has no line for it.
+    (tmp_path / 'robot.xml').write_text(
+        '<mujoco>\n<compiler meshdir="assets"/>\n<asset>\n'
+        '<mesh name="link0" file="link0.stl"/>\n</asset>\n'
+        '<worldbody><body><geom type="mesh" mesh="link0"/></body></worldbody>\n</mujoco>\n')
+    scene = tmp_path / 'scene.xml'
+    scene.write_text('<mujoco>\n<include file="robot.xml"/>\n</mujoco>\n')
+    bad = tmp_path / 'bad.xml'
+    bad.write_text('<mujoco>\n<worldbody>\n<body>\n<joint type="hinge" range="1"/>\n'
+                   '<geom type="box" size="1 1 1"/>\n</body>\n</worldbody>\n</mujoco>\n')
+    for source, file, line in ((scene, tmp_path / 'robot.xml', 4), (bad, bad, 4)):
+        result = convert_file(source, to='sdf', output_path=tmp_path / 'out.sdf',
+                              options=ConversionOptions())
+        assert [(d.file, d.line) for d in result.report.errors] == [(str(file), line)], \
+            [str(d) for d in result.report.errors]
+        assert 'MuJoCo cannot read' in result.report.errors[0].message
+
+
 def test_cli_exports_and_imports(tmp_path: Path) -> None:
     from sdf_tools.convert.command import main
     out = tmp_path / 'robot.mjcf'
