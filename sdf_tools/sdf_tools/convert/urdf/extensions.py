@@ -125,6 +125,11 @@ def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> N
         for extra in model.extras:
             if model is m and extra.tag in restored_tags():
                 continue  # written back as URDF elements (ros_control.py)
+            if model is m and extra.tag == 'material':  # a URDF source's robot material
+                report.add(ReportKind.REWRITTEN, f'model[{m.name}]/material',
+                           'its colour is written in the <material> of each visual naming it',
+                           *where(extra.loc))
+                continue
             report.add(ReportKind.DROPPED, f'model[{model.name}]/{extra.tag}',
                        'not representable in URDF', *where(extra.loc))
 

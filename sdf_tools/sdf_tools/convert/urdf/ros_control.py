@@ -19,8 +19,9 @@ RESTORED = ('transmission', 'ros2_control')
 
 
 def restored_tags() -> set[str]:
-    """Return the ``{namespace}tag`` names of the custom elements restored here."""
-    return {f'{{{URDF_NS}}}{tag}' for tag in RESTORED}
+    """Return the tags of the elements restored here: ``{namespace}tag`` in an SDFormat
+    source, the plain tag in a URDF source (whose reader keeps them as they are)."""
+    return {f'{{{URDF_NS}}}{tag}' for tag in RESTORED} | set(RESTORED)
 
 
 def _plain(el: etree._Element) -> etree._Element:

@@ -25,7 +25,7 @@ no place for are dropped and reported.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
@@ -35,7 +35,7 @@ from sdf_tools.convert.flatten import where
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
 from sdf_tools.convert.urdf.writer import UMaterial, UShape, num, nums
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
-from sdf_tools.model.material import rgba
+from sdf_tools.model.material import Rgba, material_color
 from sdf_tools.sdf.uris import package_uri_of, resolve_uri
 from sdf_tools.transform import IDENTITY, Transform
 
@@ -52,6 +52,7 @@ class ShapeContext:
     link: str                                   # URDF link name
     label: str                                  # 'link[inner::l]' for report entries
     pose: Callable[[RawPose | None], Transform]  # raw pose -> pose in the link frame
+    named: dict[str, Rgba] = field(default_factory=dict)  # a URDF source's robot materials
 
 
 
@@ -167,15 +168,22 @@ def _pieces(g: Geometry | None, ctx: ShapeContext, label: str, loc: Loc | None) 
 
 
 def _material(extra: Extra, ctx: ShapeContext, label: str, name: str) -> UMaterial | None:
+    """The colour (SDFormat diffuse or ambient, a URDF source's ``<color>`` or named robot
+    material) and a URDF source's texture of a visual's material."""
     el = etree.fromstring(extra.xml)
-    colours = {c.tag: rgba(c.text) for c in el if c.tag in ('diffuse', 'ambient')}
-    color = colours.get('diffuse') or colours.get('ambient')
-    lost = sorted({str(c.tag) for c in el if isinstance(c.tag, str)} - {'diffuse', 'ambient'})
+    color = material_color(el, ctx.named)
+    tex = el.find('texture')
+    texture = tex.get('filename') if tex is not None else None
+    lost = sorted({str(c.tag) for c in el if isinstance(c.tag, str)} -
+                  {'diffuse', 'ambient', 'color', 'texture'})
     if lost:
         ctx.report.add(ReportKind.DROPPED, f'{label}/material',
                        f'URDF materials hold a colour only: {", ".join(lost)} lost',
                        *where(extra.loc))
-    return UMaterial(f'{ctx.link}__{name}', color) if color is not None else None
+    if color is None and texture is None:
+        return None
+    return UMaterial(f'{ctx.link}__{name}', color,
+                     _uri(texture, extra.loc, ctx, label) if texture else None)
 
 
 def _item(item: Visual | Collision, kind: str, ctx: ShapeContext) -> list[UShape]:

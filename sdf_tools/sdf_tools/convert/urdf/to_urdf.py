@@ -45,6 +45,7 @@ from sdf_tools.errors import Diagnostic
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Loc, Model
 from sdf_tools.model.elements import UNIT_INERTIA
+from sdf_tools.model.material import named_colors
 from sdf_tools.resolved import Resolved
 from sdf_tools.transform import IDENTITY
 
@@ -68,7 +69,8 @@ def _link(flat: FlatModel, fl: FlatLink, options: ConversionOptions,
             report.add(ReportKind.KEPT, label, 'mass 0 written as is: libsdformat drops a '
                        'massless URDF link, and everything below it', *where(i.loc))
     ctx = ShapeContext(report, options.uris, fl.name, label,
-                       lambda raw: pose_in_link(flat, fl, raw))
+                       lambda raw: pose_in_link(flat, fl, raw),
+                       named_colors(flat.model.extras, default=(0.0, 0.0, 0.0, 1.0)))
     visuals, collisions = convert_shapes(fl.link.visuals, fl.link.collisions, ctx)
     if options.visual_as_collision and not collisions and visuals:
         collisions = list(visuals)
