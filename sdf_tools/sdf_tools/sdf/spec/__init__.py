@@ -180,7 +180,7 @@ def _spec(version: str, converted_to: str | None, release: int | None) -> Elemen
         # Newer libsdformat (13+): what the newer versions added is known after the
         # conversion (a <cone> in a 1.6 file); libsdformat 12 is read as before.
         read_as_converted(root, _spec(converted_to, None, release),
-                          adopt_new=converted_to != '1.9')
+                          adopt_new=converted_to != '1.9', version=version)
     _derive_all(root)
     return root
 

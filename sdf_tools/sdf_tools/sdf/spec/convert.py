@@ -10,22 +10,52 @@ place; where 1.9 has none, the value is not checked. Whether an element is requi
 comes from 1.9 as well (libsdformat adds or refuses missing ones after converting).
 Renames and moves of the conversion are not followed: such an element keeps its own
 version's rules.
+
+For libsdformat 13+ (``adopt_new``) the structure is the converted document's: what the
+newer versions added is known, and an element of the file's version that the newest
+lacks is unknown (warned and copied, as 14.9 and 16.1 do with a 1.7 file's
+``//axis/initial_position``) unless a conversion removes or moves it
+(:data:`CONVERTED_AWAY`).
 """
 from __future__ import annotations
 
 from sdf_tools.sdf.spec import AttributeSpec, ElementSpec, derive
 
-__all__ = ['read_as_converted']
+__all__ = ['CONVERTED_AWAY', 'read_as_converted']
+
+#: The elements each conversion removes or moves away from where they were (the last
+#: part of each ``<remove element>`` and ``<move>``/``<map>`` ``<from element>`` of
+#: libsdformat's ``sdf/1.x/1_y.convert``), by the version it converts from. The 1.7 -> 1.8
+#: conversion only unflattens names; the 1.8 -> 1.12 ones are empty.
+CONVERTED_AWAY: dict[str, frozenset[str]] = {
+    '1.3': frozenset({'dt', 'update_rate'}),                 # //physics timing
+    '1.4': frozenset(),                                      # //model/@static -> <static>
+    '1.5': frozenset({'noise', 'gravity', 'magnetic_field'}),  # imu noise, world physics
+    '1.6': frozenset({'use_parent_model_frame'}),            # -> //axis/xyz/@expressed_in
+    '1.7': frozenset(),
+}
 
 
-def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = False) -> None:
+def converted_away(version: str) -> frozenset[str]:
+    """The element names the conversions from ``version`` to 1.8 remove or move."""
+    names: set[str] = set()
+    for start, gone in CONVERTED_AWAY.items():
+        if tuple(map(int, start.split('.'))) >= tuple(map(int, version.split('.'))):
+            names |= gone
+    return frozenset(names)
+
+
+def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = False,
+                      version: str = '') -> None:
     """Give the specs under ``old`` the value rules of their counterparts under ``new``.
 
     ``adopt_new``: an element ``new`` has that ``old`` lacks at the same place is known
     too (libsdformat 13+ reads the converted file against 1.10+, which adds ``<cone>``,
     ``//world/joint`` ...). libsdformat 12 is read without it: its 1.9 adds little, and
-    what a 1.3-1.8 file holds of it is reported as unknown, as before.
+    what a 1.3-1.8 file holds of it is reported as unknown, as before. With it, an
+    element of ``version`` that ``new`` lacks where no conversion removes it is unknown.
     """
+    gone = converted_away(version) if adopt_new else frozenset()
     seen: dict[int, ElementSpec] = {}
     adopted: set[int] = set()
     stack: list[tuple[ElementSpec, ElementSpec | None]] = [(old, new)]
@@ -35,8 +65,12 @@ def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = F
             continue  # shared (an included file): the first place it is met decides
         seen[id(o)] = o
         _adopt(o, n, adopt_new)
-        for name, child in o.children.items():
-            stack.append((child, n.children.get(name) if n is not None else None))
+        for name, child in list(o.children.items()):
+            counterpart = n.children.get(name) if n is not None else None
+            if adopt_new and n is not None and counterpart is None and name not in gone:
+                del o.children[name]  # unknown after the conversion
+                continue
+            stack.append((child, counterpart))
         if adopt_new and n is not None:
             for name, child in n.children.items():
                 if name not in o.children:

@@ -1,7 +1,12 @@
-"""The spec check per Gazebo target: an empty custom attribute (gazebosim/sdformat#1407)."""
+"""The spec check per Gazebo target: an empty custom attribute (gazebosim/sdformat#1407), custom elements."""
 from __future__ import annotations
 
+import re
+import subprocess
+from pathlib import Path
+
 import pytest
+from support.libsdformat import build_probe, probe_available, probe_unavailable_reason
 
 from sdf_tools.load import load_string
 
@@ -20,3 +25,35 @@ def test_empty_custom_attribute(gazebo: str, valid: bool) -> None:
     missing = [(d.line, d.message) for d in result.errors if d.code.value == 'ATTRIBUTE_MISSING']
     assert missing == ([] if valid else [(4, 'Required attribute[foo:note] in element[link] '
                                              'is not specified in SDF.')])
+
+
+NAMESPACED = ('<?xml version="1.0"?>\n<sdf version="{version}" xmlns:third="custom_ns_uri">\n'
+              '<model name="m" some_attribute="x">\n<link name="l">\n'
+              '<third:not_a_link_element>ignored</third:not_a_link_element>\n</link>\n'
+              '<third:not_a_model_element/>\n</model>\n<third:elem/>\n</sdf>\n')
+
+
+@pytest.mark.parametrize('gazebo', ['fortress', 'harmonic', 'jetty'])
+@pytest.mark.parametrize('version', ['1.6', '1.9'])
+def test_namespaced_elements_are_copied_silently(gazebo: str, version: str) -> None:
+    # libsdformat's test/sdf/unrecognized_elements_with_namespace.sdf: a prefix bound to a
+    # URI without a colon. 12.3, 14.9.0 and 16.1.0 warn only about the plain attribute
+    # (their stderr: "XML Attribute[some_attribute] in element[model] not defined in SDF.").
+    result = load_string(NAMESPACED.format(version=version), 'n.sdf', gazebo=gazebo)
+    assert result.valid
+    unknown = [(d.line, d.message) for d in result.warnings if 'not defined in SDF' in d.message]
+    assert unknown == [(3, 'XML Attribute[some_attribute] in element[model] not defined in SDF.')]
+
+
+@pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
+@pytest.mark.parametrize('version', ['1.6', '1.9'])
+def test_unknown_warnings_are_libsdformat_12s(tmp_path: Path, version: str) -> None:
+    path = tmp_path / 'n.sdf'
+    path.write_text(NAMESPACED.format(version=version))
+    run = subprocess.run([str(build_probe()), str(path)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    theirs = {(int(m[0]), m[1]) for m in re.findall(r':L(\d+)\]: (XML [^\n]*?not defined in SDF\.)',
+                                                    re.sub(r'\x1b\[[0-9;]*m', '', run.stderr))}
+    ours = {(d.line, d.message) for d in load_string(path.read_text(), str(path), gazebo='fortress')
+            .warnings if 'not defined in SDF' in d.message}
+    assert theirs and ours == theirs
