@@ -44,10 +44,20 @@ _LIMIT_DEFAULTS_1_10 = {**_LIMIT_DEFAULTS, 'lower': -math.inf, 'upper': math.inf
                         'effort': math.inf, 'velocity': math.inf}
 
 
+# By the target's newest spec version: every joint asks, and the target rarely changes.
+_LIMIT_DEFAULTS_BY_SPEC: dict[str, dict[str, float]] = {}
+
+
 def limit_defaults() -> dict[str, float]:
     """The ``<limit>`` defaults of the libsdformat of the target being read for."""
     newest = gazebo.current().spec
-    return _LIMIT_DEFAULTS_1_10 if tuple(map(int, newest.split('.'))) >= (1, 10) else _LIMIT_DEFAULTS
+    found = _LIMIT_DEFAULTS_BY_SPEC.get(newest)
+    if found is None:
+        found = _LIMIT_DEFAULTS_1_10 if tuple(map(int, newest.split('.'))) >= (1, 10) else _LIMIT_DEFAULTS
+        _LIMIT_DEFAULTS_BY_SPEC[newest] = found
+    return found
+
+
 #: SDFormat 1.9 dropped ``//axis/initial_position``; our writer keeps where a joint starts
 #: as this custom element (libsdformat copies namespaced elements without a word), and the
 #: reader takes it where the spec's element is absent.

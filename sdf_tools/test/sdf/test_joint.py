@@ -107,3 +107,15 @@ def test_missing_bounds_are_reported_with_the_targets_defaults(tmp_path: Path, g
     messages = [d.message for d in load_file(path, gazebo=gazebo).diagnostics
                 if 'element[limit]' in d.message]
     assert messages and said in messages[0]
+
+
+def test_limit_defaults_follow_the_target_within_one_process(tmp_path: Path) -> None:
+    """The defaults are kept per target (not parsed per joint): alternating targets in one
+    process still gives each its own, as the probe and Drake say in the tests above."""
+    path = _write(tmp_path, '1.9')
+    for gazebo, bound in (('fortress', 1e16), ('harmonic', math.inf), ('fortress', 1e16),
+                          ('jetty', math.inf)):
+        model = load_file(path, gazebo=gazebo).document.model  # type: ignore[union-attr]
+        joints = {j.name: j.axis for j in model.joints}  # type: ignore[union-attr]
+        assert (joints['free'].lower, joints['free'].upper) == (-bound, bound), gazebo  # type: ignore[union-attr]
+        assert joints['free'].effort == (-1.0 if bound == 1e16 else math.inf), gazebo  # type: ignore[union-attr]
