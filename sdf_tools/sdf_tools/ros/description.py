@@ -107,14 +107,23 @@ def _read_input(params: PublisherParams, text: str | None, text_source: str | No
 
 
 def _urdf_text_of_file(path: Path, result: LoadResult, args: dict[str, str]) -> str | None:
+    """Return the URDF text of a URDF or xacro file: expanded exactly when the loader expanded it.
+
+    A ``.urdf`` that only declares the xacro namespace (many do, e.g. example-robot-data's
+    baxter) is read literally by the loader (:func:`sdf_tools.load.detect_format`, as
+    libsdformat and robot_state_publisher read it), so TF shows that reading: it is
+    published as written, not as xacro rewrites it (which also took longer than the load).
+    """
     doc = result.document
     if doc is None or doc.format != 'urdf':
         return None
-    if path.name.endswith('.xacro') or _is_xacro_text(path.read_text(encoding='utf-8')):
+    text = path.read_text(encoding='utf-8')
+    if path.name.endswith('.xacro') or (_is_xacro_text(text)
+                                        and (args or not path.name.endswith('.urdf'))):
         from sdf_tools.urdf.xacro_expand import expand_xacro
         data, _ = expand_xacro(path, args)
         return None if data is None else data.decode('utf-8')
-    return path.read_text(encoding='utf-8')
+    return text
 
 
 def _convert(result: LoadResult, resolved: Resolved, params: PublisherParams, to: str,
