@@ -175,19 +175,21 @@ def _spec(version: str, converted_to: str | None, release: int | None) -> Elemen
     for copy, target in copies:
         copy.children, copy.required_children = target.children, target.required_children
     root = made[str(data['root'])]
+    adopted: set[int] = set()
     if converted_to is not None:
         from sdf_tools.sdf.spec.convert import read_as_converted
         # Newer libsdformat (13+): what the newer versions added is known after the
         # conversion (a <cone> in a 1.6 file); libsdformat 12 is read as before.
-        read_as_converted(root, _spec(converted_to, None, release),
-                          adopt_new=converted_to != '1.9', version=version)
-    _derive_all(root)
+        adopted = read_as_converted(root, _spec(converted_to, None, release),
+                                    adopt_new=converted_to != '1.9', version=version)
+    _derive_all(root, adopted)
     return root
 
 
-def _derive_all(root: ElementSpec) -> None:
-    """Compute every spec's child lookups, once all of them are final."""
-    seen: set[int] = set()
+def _derive_all(root: ElementSpec, done: set[int] | None = None) -> None:
+    """Compute every spec's child lookups, once all of them are final (``done``: ids of
+    subtrees whose lookups are final already)."""
+    seen: set[int] = set(done or ())
     stack = [root]
     while stack:
         spec = stack.pop()

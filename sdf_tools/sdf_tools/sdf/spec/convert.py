@@ -46,7 +46,7 @@ def converted_away(version: str) -> frozenset[str]:
 
 
 def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = False,
-                      version: str = '') -> None:
+                      version: str = '') -> set[int]:
     """Give the specs under ``old`` the value rules of their counterparts under ``new``.
 
     ``adopt_new``: an element ``new`` has that ``old`` lacks at the same place is known
@@ -54,6 +54,9 @@ def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = F
     ``//world/joint`` ...). libsdformat 12 is read without it: its 1.9 adds little, and
     what a 1.3-1.8 file holds of it is reported as unknown, as before. With it, an
     element of ``version`` that ``new`` lacks where no conversion removes it is unknown.
+
+    Returns:
+        The ids of the children taken from ``new`` (their lookups are final already).
     """
     gone = converted_away(version) if adopt_new else frozenset()
     seen: dict[int, ElementSpec] = {}
@@ -81,6 +84,7 @@ def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = F
         # element the file holds under its old one (the conversion renames it).
         o.required_children = tuple(c for c in o.children.values()
                                     if c.required in ('1', '+') and id(c) not in adopted)
+    return adopted
 
 
 def _adopt(o: ElementSpec, n: ElementSpec | None, adopt_new: bool) -> None:
