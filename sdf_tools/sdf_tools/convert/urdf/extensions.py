@@ -28,7 +28,7 @@ from lxml import etree
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.model_options import all_models
-from sdf_tools.convert.urdf.ros_control import restored_tags
+from sdf_tools.convert.urdf.ros_control import is_joint_restored, restored_tags
 from sdf_tools.convert.urdf.writer import UJoint, num, pose_num, rpy_of
 from sdf_tools.model import Light, Link, Loc, Sensor
 from sdf_tools.transform import Transform
@@ -105,7 +105,8 @@ def _link_flags(link: Link, ref: str, blocks: Blocks, report: ConversionReport,
                    *where(link.loc))
 
 
-def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> None:
+def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport,
+                 urdf_source: bool) -> None:
     m = flat.model
     for tag, on, text in (('static', m.static, 'true'), ('self_collide', m.self_collide, 'true'),
                           ('allow_auto_disable', not m.allow_auto_disable, 'false'),
@@ -125,6 +126,10 @@ def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> N
         for extra in model.extras:
             if model is m and extra.tag in restored_tags():
                 continue  # written back as URDF elements (ros_control.py)
+            if model is m and urdf_source and extra.tag == 'gazebo':  # written back as it is
+                report.add(ReportKind.KEPT, f'model[{m.name}]/gazebo',
+                           'written back as it is', *where(extra.loc))
+                continue
             if model is m and extra.tag == 'material':  # a URDF source's robot material
                 report.add(ReportKind.REWRITTEN, f'model[{m.name}]/material',
                            'its colour is written in the <material> of each visual naming it',
@@ -135,10 +140,10 @@ def _model_items(flat: FlatModel, blocks: Blocks, report: ConversionReport) -> N
 
 
 def _joint_items(flat: FlatModel, fixed: list[UJoint], blocks: Blocks,
-                 report: ConversionReport) -> None:
+                 report: ConversionReport, source_fixed: frozenset[str]) -> None:
     real = {fl.name for fl in flat.links}
     for uj in fixed:
-        if uj.parent in real and uj.child in real:
+        if uj.parent in real and uj.child in real and uj.name not in source_fixed:
             blocks.value(uj.name, 'preserveFixedJoint', 'true')
     for fj in flat.joints:
         label = f'joint[{fj.scoped}]'
@@ -152,6 +157,10 @@ def _joint_items(flat: FlatModel, fixed: list[UJoint], blocks: Blocks,
             blocks.value(fj.name, 'springReference', num(a.spring_reference))
             blocks.value(fj.name, 'springStiffness', num(a.spring_stiffness))
         for extra in fj.joint.extras:
+            if is_joint_restored(extra):
+                report.add(ReportKind.KEPT, f'{label}/{etree.QName(extra.tag).localname}',
+                           'written back as a URDF element', *where(extra.loc))
+                continue
             report.add(ReportKind.DROPPED, f'{label}/{extra.tag}', 'not representable in URDF',
                        *where(extra.loc))
 
@@ -175,19 +184,31 @@ def _world(flat: FlatModel, report: ConversionReport) -> None:
                    *where(loc))
 
 
-def gazebo_blocks(flat: FlatModel, fixed_joints: list[UJoint],
-                  report: ConversionReport) -> list[etree._Element]:
+def gazebo_blocks(flat: FlatModel, fixed_joints: list[UJoint], report: ConversionReport, *,
+                  urdf_source: bool = False) -> list[etree._Element]:
     """Return the ``<gazebo>`` blocks of the model; report every element URDF lacks.
+
+    A URDF source's own blocks are written back as they are, and its fixed joints get
+    no ``<preserveFixedJoint>`` of ours: Gazebo then lumps (or keeps) the output's links
+    as it does the source's. Marking them all kept links apart that the source had
+    merged: kinova.urdf's massless base, which only its lumped child gives a mass, was
+    refused by Gazebo.
 
     Args:
         flat: the flattened model.
         fixed_joints: the URDF fixed joints written for SDFormat fixed joints.
         report: receives an entry per element kept in a block or lost.
+        urdf_source: whether the model was read from URDF (or xacro).
     """
+    m = flat.model
+    source = [etree.fromstring(e.xml) for e in m.extras if e.tag == 'gazebo'] \
+        if urdf_source else []
+    source_fixed = frozenset(j.file_name or j.name for j in m.joints if j.type == 'fixed') \
+        if urdf_source else frozenset()
     blocks = Blocks()
-    _model_items(flat, blocks, report)
+    _model_items(flat, blocks, report, urdf_source)
     for fl in flat.links:
         _link_items(flat, fl, blocks, report)
-    _joint_items(flat, fixed_joints, blocks, report)
+    _joint_items(flat, fixed_joints, blocks, report, source_fixed)
     _world(flat, report)
-    return list(blocks.by_ref.values())
+    return list(blocks.by_ref.values()) + source

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
 from sdf_tools.convert.joint_names import written_name, written_names
+from sdf_tools.convert.urdf.ros_control import joint_extras
 from sdf_tools.convert.urdf.writer import UInertial, UJoint, ULimit, ULink, UMimic, num
 from sdf_tools.frames.graph import join
 from sdf_tools.model import JointAxis
@@ -163,7 +164,7 @@ class JointBuilder:
         a = step.sdf_axis
         return UJoint(name, step.type, parent, child, origin, self._axis(j, step),
                       _limit(step), a.damping if a else 0.0, a.friction if a else 0.0,
-                      self._mimic(j, a))
+                      self._mimic(j, a), extras=joint_extras(j.joint.extras) if k == 0 else [])
 
     def _fixed(self, j: FlatJoint, parent: str, child: str) -> JointOut:
         if not same_frame(self.rel(j.vid, child)):
@@ -171,7 +172,8 @@ class JointBuilder:
                             f'fixed joint written at the frame of its child link [{child}] '
                             '(URDF places a joint there; the child link keeps its pose)',
                             *where(j.joint.loc))
-        return JointOut([UJoint(written_name(j), 'fixed', parent, child, self.rel(parent, child))])
+        return JointOut([UJoint(written_name(j), 'fixed', parent, child, self.rel(parent, child),
+                                extras=joint_extras(j.joint.extras))])
 
     def _notes(self, j: FlatJoint, out: JointOut) -> None:
         note = _NOTES.get(j.joint.type)

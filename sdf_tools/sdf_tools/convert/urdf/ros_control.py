@@ -13,9 +13,12 @@ from lxml import etree
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatModel, where
 from sdf_tools.convert.sdf.writer import URDF_NS
+from sdf_tools.model import Extra
 
 #: The URDF elements the SDFormat output carries and the URDF output restores.
 RESTORED = ('transmission', 'ros2_control')
+#: The children of a URDF ``<joint>`` the description model has no field for, restored too.
+JOINT_RESTORED = ('calibration', 'safety_controller')
 
 
 def restored_tags() -> set[str]:
@@ -53,3 +56,27 @@ def restored_elements(flat: FlatModel, report: ConversionReport) -> list[etree._
         report.add(ReportKind.KEPT, f'model[{flat.name}]/{etree.QName(extra.tag).localname}',
                    'written back as a URDF element', *where(extra.loc))
     return out
+
+
+def joint_extras(extras: list[Extra]) -> list[etree._Element]:
+    """Return the ``<calibration>``/``<safety_controller>`` of a joint as URDF elements.
+
+    A URDF source keeps them with their plain tags, an SDFormat made from a URDF as
+    ``<urdf:...>`` custom elements; a broken element is left out (and reported dropped
+    by the caller, which sees it is not among :func:`is_joint_restored`).
+    """
+    out = []
+    for extra in extras:
+        if not is_joint_restored(extra):
+            continue
+        try:
+            out.append(_plain(etree.fromstring(extra.xml.encode('utf-8'))))
+        except etree.XMLSyntaxError:
+            continue
+    return out
+
+
+def is_joint_restored(extra: Extra) -> bool:
+    """Whether a joint's kept element is one the URDF output writes back."""
+    q = etree.QName(extra.tag)
+    return q.localname in JOINT_RESTORED and q.namespace in (None, URDF_NS)

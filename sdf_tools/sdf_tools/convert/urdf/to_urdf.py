@@ -113,7 +113,7 @@ def _welds(flat: FlatModel, plan: TreePlan, robot: URobot,
 
 
 def _build(flat: FlatModel, plan: TreePlan, options: ConversionOptions,
-           report: ConversionReport) -> URobot:
+           report: ConversionReport, urdf_source: bool) -> URobot:
     robot = URobot(flat.name)
     if plan.root == WORLD:
         robot.links.append(ULink(WORLD, comment='the model frame: libsdformat hangs joints from '
@@ -135,7 +135,7 @@ def _build(flat: FlatModel, plan: TreePlan, options: ConversionOptions,
         report.add(ReportKind.REWRITTEN, f'model[{flat.name}]', 'placed by root_transform',
                    *where(flat.model.loc))
     robot.control = restored_elements(flat, report)
-    robot.gazebo = gazebo_blocks(flat, fixed, report)
+    robot.gazebo = gazebo_blocks(flat, fixed, report, urdf_source=urdf_source)
     return robot
 
 
@@ -206,7 +206,7 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions,
     if plan is None:
         return _fail(report, *errors)
     _option_notes(options, model, report)
-    robot = _build(flat, plan, options, report)
+    robot = _build(flat, plan, options, report, export.source_format == 'urdf')
     robot.header = [_header(flat, report)]
     return ConversionResult(write_urdf(robot), 'urdf', report)
 

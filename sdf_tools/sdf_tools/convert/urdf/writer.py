@@ -83,6 +83,7 @@ class UJoint:
     friction: float = 0.0
     mimic: UMimic | None = None
     comment: str | None = None
+    extras: list[etree._Element] = field(default_factory=list)  # <calibration>, <safety_controller>
 
 
 @dataclass
@@ -231,6 +232,7 @@ def _joint(root: etree._Element, j: UJoint) -> None:
     if j.mimic is not None:
         etree.SubElement(el, 'mimic', joint=j.mimic.joint, multiplier=num(j.mimic.multiplier),
                          offset=num(j.mimic.offset))
+    el.extend(j.extras)
 
 
 def write_urdf(robot: URobot) -> str:

@@ -57,3 +57,44 @@ def test_urdf_to_urdf_keeps_each_visual_colour(tmp_path: Path) -> None:
                for v in etree.parse(str(out)).getroot().iter('visual')]
     assert colours == ['0.3 0.3 0.3 1', '1 0 0 0.5']
     assert not [e for e in result.report.entries if e.kind.value == 'dropped']
+
+
+KINOVA_LIKE = '''<robot name="arm">
+  <link name="base"/>
+  <joint name="mount" type="fixed"><parent link="base"/><child link="link_base"/></joint>
+  <link name="link_base"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="j1" type="revolute"><parent link="link_base"/><child link="link_1"/>
+    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="10" velocity="1"/>
+    <calibration rising="0.1"/>
+    <safety_controller k_velocity="10" k_position="15" soft_lower_limit="-0.9" soft_upper_limit="0.9"/>
+  </joint>
+  <link name="link_1"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <gazebo reference="link_1"><sensor name="imu" type="imu"><update_rate>100</update_rate></sensor>
+    <mu1>0.5</mu1></gazebo>
+  <gazebo><plugin name="p" filename="libp.so"><a>1</a></plugin></gazebo>
+</robot>
+'''
+
+
+def test_urdf_to_urdf_keeps_gazebo_blocks_joint_children_and_gazebos_lumping(
+        tmp_path: Path) -> None:
+    # tiago.urdf to URDF lost its 71 <gazebo> blocks (3 sensors, 9 plugins) and 13
+    # <safety_controller>s; kinova.urdf's output marked every fixed joint
+    # preserveFixedJoint, so its massless base was no longer lumped and Gazebo refused it.
+    from sdf_tools.load import load_file
+
+    source, out = tmp_path / 'arm.urdf', tmp_path / 'out.urdf'
+    source.write_text(KINOVA_LIKE)
+    assert load_file(str(source)).valid
+    result = convert_file(source, to='urdf', output_path=out, options=ConversionOptions())
+    assert result.ok, result.report.errors
+    back = load_file(str(out))
+    assert back.valid, [str(d) for d in back.errors]
+    parser = etree.XMLParser(remove_blank_text=True, remove_comments=True)
+    src_root, out_root = (etree.parse(str(p), parser).getroot() for p in (source, out))
+    for path in ('gazebo', "joint[@name='j1']/calibration", "joint[@name='j1']/safety_controller"):
+        assert [etree.tostring(e, method='c14n') for e in out_root.findall(path)] == \
+            [etree.tostring(e, method='c14n') for e in src_root.findall(path)], path
+    assert not [e for e in result.report.entries if e.kind.value == 'dropped']
