@@ -66,8 +66,12 @@ def _unknown_diffs(path: Path, env: dict[str, str], gazebo: str, probe: Path | N
     """Our unknown-element/attribute warnings in ``path`` against libsdformat's stderr."""
     if path.suffix != '.sdf':
         return []
-    run = subprocess.run([str(probe or build_probe()), str(path.absolute())], capture_output=True,
-                         text=True, timeout=60, check=False, cwd=path.parent, env={**os.environ, **env})
+    try:
+        run = subprocess.run([str(probe or build_probe()), str(path.absolute())], capture_output=True,
+                             text=True, timeout=60, check=False, cwd=path.parent,
+                             env={**os.environ, **env})
+    except subprocess.TimeoutExpired:
+        return ['probe timed out (60 s)']
     name = f'{path.absolute()}:L'
     theirs = {(int(m.group(1)), m.group(2).split(' Copying')[0])
               for line in _ANSI.sub('', run.stderr).splitlines() if name in line
