@@ -26,7 +26,6 @@ from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.gazebo import GazeboTarget, using
 from sdf_tools.gazebo import current as current_target
 from sdf_tools.model import Document, Link, Model
-from sdf_tools.sdf.auto_inertial import place_relative_collisions
 from sdf_tools.sdf.context import read_as
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.spec.parallel import start_worker
@@ -173,6 +172,9 @@ def _place_auto_inertials(model: Model, g: FrameGraphs, parent_scope: str) -> No
             continue
         poses = _collision_poses(link, g, scope)
         if poses is not None:  # None: a pose the graph cannot place (its error says why)
+            # Only for <inertial auto>, as in sdf/link.py's reader: imported when one is there.
+            from sdf_tools.sdf.auto_inertial import place_relative_collisions
+
             place_relative_collisions(inertial, poses)
     for m in model.models:
         _place_auto_inertials(m, g, scope)

@@ -125,6 +125,49 @@ def test_check_imports_only_what_checking_needs() -> None:
     # Of the report, only its argparse helpers (check's --package option).
     assert {m for m in imported if m.startswith('sdf_tools.report')} <= {
         'sdf_tools.report', 'sdf_tools.report.command'}
+
+
+# A 1.9 model with links, a joint and a frame, and none of the elements whose readers are
+# imported on first use.
+PLAIN = '''<?xml version="1.0"?>
+<sdf version="1.9"><model name="m">
+  <link name="a"><inertial><mass>2</mass></inertial>
+    <collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision></link>
+  <link name="b"/>
+  <joint name="j" type="revolute"><parent>a</parent><child>b</child>
+    <axis><xyz>0 0 1</xyz></axis></joint>
+  <frame name="f" attached_to="b"><pose>0 0 1 0 0 0</pose></frame>
+</model></sdf>
+'''
+
+
+def _imported_by_check(path: Path) -> set[str]:
+    proc = subprocess.run([sys.executable, '-c', IMPORTED_BY_CHECK, str(path)], capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONPATH=str(PKG_ROOT)), timeout=120)
+    status, modules = proc.stdout.splitlines()[-2:]
+    assert status == 'exit 0', proc.stdout + proc.stderr
+    return set(modules.split())
+
+
+def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Path) -> None:
+    """Readers of elements the file does not contain load on first use (bench_startup.py)."""
+    plain = tmp_path / 'plain.sdf'
+    plain.write_text(PLAIN)
+    imported = _imported_by_check(plain)
+    assert 'sdf_tools.sdf.joint' in imported and 'sdf_tools.sdf.geometry' in imported
+    for lazy in ('sdf_tools.sdf.include', 'sdf_tools.sdf.params', 'sdf_tools.sdf.merge',
+                 'sdf_tools.sdf.uris', 'sdf_tools.sdf.auto_inertial', 'sdf_tools.model.auto_inertia',
+                 'sdf_tools.urdf', 'sdf_tools.xacro'):
+        assert lazy not in imported, f'`sdf_tools check` of a plain model imported {lazy}'
+    # ... and each is imported once the file has the element it reads.
+    with_include = tmp_path / 'with_include.sdf'
+    with_include.write_text(PLAIN.replace('<link name="b"/>', '<link name="b"/><include>'
+                                          f'<uri>{plain}</uri><name>inc</name></include>'))
+    assert {'sdf_tools.sdf.include', 'sdf_tools.sdf.params'} <= _imported_by_check(with_include)
+    with_auto = tmp_path / 'with_auto.sdf'
+    with_auto.write_text(PLAIN.replace('1.9', '1.11').replace('<inertial>', '<inertial auto="true">')
+                         .replace('<mass>2</mass>', ''))
+    assert 'sdf_tools.sdf.auto_inertial' in _imported_by_check(with_auto)
 def test_gazebo_option_anywhere_picks_the_target_and_json_says_it() -> None:
     for args in (('inspect', str(DEMO), '--json', '--gazebo', 'fortress'),
                  ('--gazebo=fortress', 'inspect', str(DEMO), '--json')):

@@ -9,7 +9,6 @@ from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Actor, Document, Light, Model
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext, version_tuple
-from sdf_tools.sdf.include import load_include
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.spec import SPEC_VERSIONS
@@ -82,6 +81,8 @@ def _root_items(ctx: ReadContext, root: etree._Element
         elif tag == 'actor':
             item = parse_actor(ctx, c)
         elif tag == 'include':
+            from sdf_tools.sdf.include import load_include  # on the first <include>: see model.py
+
             item = load_include(ctx, c)
         if item is None:
             continue

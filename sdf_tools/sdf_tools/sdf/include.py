@@ -13,26 +13,15 @@ from pathlib import Path
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Actor, Document, Light, Model, Plugin
+from sdf_tools.model import Actor, Document, Light, Model
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.params import apply_params
+from sdf_tools.sdf.plugin import parse_plugin
 from sdf_tools.sdf.uris import model_file_in_dir, resolve_uri
 from sdf_tools.sdf.values import child, children, get_bool, parse_pose_element
-from sdf_tools.xmlsafe import parse_file, to_xml
+from sdf_tools.xmlsafe import parse_file
 
 Included = Model | Actor | Light
-
-
-def parse_plugin(ctx: ReadContext, el: etree._Element) -> Plugin:
-    """Keep a ``<plugin>`` verbatim."""
-    # The name is optional from 1.10 (gazebosim/sdformat#1101), and libsdformat 13+ reads
-    # every file as its newest version: only Fortress (12.3) still needs it in 1.9 files.
-    name_optional = ctx.read_as >= (1, 10)
-    for attr in ('name', 'filename'):
-        if el.get(attr) is None and not (attr == 'name' and name_optional):
-            ctx.error(ErrorCode.ATTRIBUTE_MISSING,
-                      f'Required attribute[{attr}] in element[plugin] is not specified', el)
-    return Plugin(el.get('name', ''), el.get('filename', ''), to_xml(el), ctx.loc(el))
 
 
 def _fallback_dirs(ctx: ReadContext) -> list[Path]:

@@ -7,7 +7,6 @@ from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.model.inertia import inertia_is_valid
-from sdf_tools.sdf.auto_inertial import is_auto, read_auto_inertial
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
 from sdf_tools.sdf.geometry import parse_geometry
@@ -88,13 +87,23 @@ def parse_light(ctx: ReadContext, el: etree._Element) -> Light:
     return Light(name, el.get('type', 'point'), get_pose(ctx, el), to_xml(el), ctx.loc(el))
 
 
+def _is_auto(ctx: ReadContext, inertial: etree._Element) -> bool:
+    """``<inertial auto>``; its reader is imported only for a file that writes one (rare, 1.11+:
+    ``check`` of a plain file starts faster, bench/bench_startup.py)."""
+    if inertial.get('auto') is None:
+        return False
+    from sdf_tools.sdf.auto_inertial import is_auto
+
+    return is_auto(ctx, inertial)
+
+
 def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     """Read a ``<link>``; a missing ``<inertial>`` is reported as an assumption."""
     name = read_name(ctx, el, 'link')
     k = index(el)
     link = Link(name, get_pose(ctx, k), loc=ctx.loc(el))
     ie = k.get('inertial')
-    auto = ie is not None and is_auto(ctx, ie)
+    auto = ie is not None and _is_auto(ctx, ie)
     if ie is not None and not auto:
         link.inertial = parse_inertial(ctx, ie, name)
     elif ie is None:
@@ -118,6 +127,8 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
             collision_els = [c for i, c in enumerate(els) if i not in drop]
     if auto and ie is not None:
         pairs = list(zip(link.collisions, collision_els, strict=True))
+        from sdf_tools.sdf.auto_inertial import read_auto_inertial  # see _is_auto
+
         link.inertial = read_auto_inertial(ctx, ie, name, pairs) or parse_inertial(ctx, ie, name)
     if 'sensor' in k:
         link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]

@@ -6,11 +6,10 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Extra, Model
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_link
-from sdf_tools.sdf.merge import merge_into_model
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
+from sdf_tools.sdf.plugin import parse_plugin
 from sdf_tools.sdf.values import child, get_bool, get_pose, kids, parse_bool_text
 from sdf_tools.xmlsafe import to_xml
 
@@ -19,6 +18,11 @@ MODEL_CHILDREN = {'pose', 'static', 'self_collide', 'allow_auto_disable', 'enabl
 
 
 def _include(ctx: ReadContext, model: Model, el: etree._Element) -> None:
+    # Imported on the first <include>: a file without one never needs the file lookup,
+    # <experimental:params> or merging (``check`` starts faster, bench/bench_startup.py).
+    from sdf_tools.sdf.include import load_include
+    from sdf_tools.sdf.merge import merge_into_model
+
     inc = load_include(ctx, el)
     if inc is None:
         return

@@ -8,12 +8,11 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Actor, Animation, Extra, Model, RawPose, Trajectory, Waypoint, World
 from sdf_tools.model.elements import Light
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.sdf.include import load_include, parse_plugin
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_light, parse_link
-from sdf_tools.sdf.merge import merge_into_world
 from sdf_tools.sdf.model import parse_model
 from sdf_tools.sdf.names import read_name, rename_clashes, unique_by_name
+from sdf_tools.sdf.plugin import parse_plugin
 from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose, get_str
 from sdf_tools.transform import IDENTITY
 from sdf_tools.xmlsafe import to_xml
@@ -96,6 +95,10 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
         elif tag == 'plugin':
             world.plugins.append(parse_plugin(ctx, c))
         elif tag == 'include':
+            # On the first <include>, as in model.py's reader.
+            from sdf_tools.sdf.include import load_include
+            from sdf_tools.sdf.merge import merge_into_world
+
             inc = load_include(ctx, c)
             merge = c.get('merge', 'false').strip().lower() in ('true', '1')
             if merge and isinstance(inc, Model) and ctx.read_as >= (1, 10):
