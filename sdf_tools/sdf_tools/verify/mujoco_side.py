@@ -3,7 +3,8 @@
 Bodies by name (a link merged away, or collapsed, is the ``<site>`` of its
 name), their world poses (``xpos``/``xquat``) and mass properties (``xipos``,
 ``ximat``, ``body_inertia``); joints by name (``xanchor``, ``xaxis``,
-``jnt_range`` where ``jnt_limited``, the effort limit ``jnt_actfrcrange`` where
+``jnt_range`` where ``jnt_limited`` (a joint its own ``<equality><joint>`` holds still:
+that position, as lower and upper), the effort limit ``jnt_actfrcrange`` where
 ``jnt_actfrclimited``, the velocity limit the ``<custom>`` numeric
 ``velocity_limit:<joint>``: MuJoCo has none); actuators on joints with their
 ``ctrlrange``/``forcerange`` where limited; a body without a joint is welded to
@@ -70,14 +71,33 @@ def _bodies(mujoco: Any, m: Any, d: Any, snap: Snapshot) -> None:
                 snap.members[name] = m.body(body).name
 
 
+def _locked(mujoco: Any, m: Any) -> dict[int, float]:
+    """Joints an active ``<equality><joint>`` of their own holds still, and where.
+
+    The export writes a joint whose limits are equal (lower = upper) so, MuJoCo taking no
+    empty range: ``q - q0 = polycoef[0]``, with no second joint and no other coefficient.
+    """
+    out: dict[int, float] = {}
+    for e in range(m.neq):
+        if int(m.eq_type[e]) != int(mujoco.mjtEq.mjEQ_JOINT) or m.eq_obj2id[e] >= 0 \
+                or not m.eq_active0[e] or any(float(v) for v in m.eq_data[e][1:5]):
+            continue
+        j = int(m.eq_obj1id[e])
+        out[j] = float(m.qpos0[m.jnt_qposadr[j]]) + float(m.eq_data[e][0])
+    return out
+
+
 def _joints(mujoco: Any, m: Any, d: Any, snap: Snapshot) -> None:
     kinds = _kinds(mujoco)
+    locked = _locked(mujoco, m)
     for j in range(m.njnt):
         name = m.joint(j).name
         kind = kinds.get(int(m.jnt_type[j]), 'other')
         axis = tuple(float(v) for v in d.xaxis[j]) if kind in ('revolute', 'prismatic') else None
         limited = bool(m.jnt_limited[j]) and kind in ('revolute', 'prismatic')
         lim = (float(m.jnt_range[j][0]), float(m.jnt_range[j][1])) if limited else None
+        if lim is None and j in locked and kind in ('revolute', 'prismatic'):
+            lim = (locked[j], locked[j])
         if kind == 'free':
             snap.free.add(m.body(int(m.jnt_bodyid[j])).name)
         effort = None

@@ -325,6 +325,34 @@ def test_a_model_of_static_links_only_has_no_body_in_newton_and_agrees(tmp_path:
     assert any('world geometry' in n and 'top' in n for n in v.notes), v.notes
 
 
+LOCKED = """<robot name="locked">
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/>
+    <limit lower="0.3" upper="0.3" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+def test_a_joint_the_mjcf_export_locks_by_an_equality_is_compared_as_limited(
+        tmp_path: Path) -> None:
+    # example-robot-data's double_pendulum.urdf (a <limit> without lower/upper: both 0):
+    # MuJoCo takes no empty range, so the export holds the joint by <equality><joint>.
+    src = tmp_path / 'locked.urdf'
+    src.write_text(LOCKED)
+    out = _export(src, tmp_path / 'locked.mjcf')
+    v = verify_files(str(out), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['joint limits'].compared == 1
+    root = etree.parse(str(out)).getroot()
+    for eq in root.findall('equality/joint'):
+        eq.getparent().remove(eq)
+    out.write_bytes(etree.tostring(root))
+    assert _differs(verify_files(str(out), str(src))) == {('joint limits', 'joint [j]')}
+
+
 SMALL = '''<robot name="small">
   <link name="base"><inertial><mass value="1e-6"/>
     <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
