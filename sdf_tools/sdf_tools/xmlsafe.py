@@ -356,3 +356,21 @@ def line_of(el: etree._Element) -> int | None:
 def to_xml(el: etree._Element) -> str:
     """Serialise one element verbatim (for plugins and unknown elements)."""
     return etree.tostring(el, encoding='unicode', with_tail=False)
+
+
+def parse_kept(xml: str | bytes) -> etree._Element:
+    """Parse an element :func:`to_xml` kept, even with a namespace prefix it never declared.
+
+    libsdformat reads ``<fdir1 gz:expressed_in="chassis">`` in a file that declares no
+    ``gz`` namespace (gz-sim's skid_steer_mecanum.sdf), and so do we (libxml2's recover
+    mode keeps the prefixed name); the element kept verbatim then holds that undeclared
+    prefix, which a strict parse refuses. Anything else malformed still raises
+    ``XMLSyntaxError``.
+    """
+    data = xml.encode('utf-8') if isinstance(xml, str) else xml
+    try:
+        return etree.fromstring(data, _parser())
+    except etree.XMLSyntaxError as err:
+        if 'Namespace prefix' not in str(err):
+            raise
+        return etree.fromstring(data, _parser(recover=True))

@@ -24,7 +24,7 @@ from lxml import etree
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Model, Plugin
-from sdf_tools.xmlsafe import line_of
+from sdf_tools.xmlsafe import line_of, parse_kept
 
 _SYSTEMS = {
     'position': ('gz-sim-joint-position-controller-system', 'gz::sim::systems::JointPositionController'),
@@ -51,7 +51,7 @@ def _blocks(model: Model) -> list[tuple[str, etree._Element, int | None, str | N
             if extra.tag.split(':')[-1] != kind:
                 continue
             try:
-                el = etree.fromstring(extra.xml)
+                el = parse_kept(extra.xml)
             except etree.XMLSyntaxError:
                 continue
             base = extra.loc.line if extra.loc and extra.loc.line else None

@@ -11,6 +11,7 @@ from __future__ import annotations
 from lxml import etree
 
 from sdf_tools.model.common import Extra
+from sdf_tools.xmlsafe import parse_kept
 
 __all__ = ['Rgba', 'material_color', 'named_colors', 'parse_material', 'rgba']
 
@@ -33,7 +34,7 @@ def parse_material(extra: Extra) -> etree._Element | None:
     if extra.tag != 'material':
         return None
     try:
-        return etree.fromstring(extra.xml)
+        return parse_kept(extra.xml)
     except etree.XMLSyntaxError:
         return None
 

@@ -24,6 +24,7 @@ from sdf_tools.sdf.context import ReadContext
 from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.urdf.joint import unlimited_axis
 from sdf_tools.urdf.releases import rules
+from sdf_tools.xmlsafe import parse_kept
 
 #: The ``<gazebo reference="joint">`` switches that keep a fixed joint from being lumped.
 LUMPING_SWITCHES = ('preserveFixedJoint', 'disableFixedJointLumping')
@@ -46,7 +47,7 @@ def _gazebo_blocks(model: Model) -> Iterator[etree._Element]:
         if extra.tag != 'gazebo':
             continue
         try:
-            yield etree.fromstring(extra.xml)
+            yield parse_kept(extra.xml)
         except etree.XMLSyntaxError:
             continue
 

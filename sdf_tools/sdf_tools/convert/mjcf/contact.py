@@ -36,6 +36,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where
 from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums, sub
 from sdf_tools.model import Collision
+from sdf_tools.xmlsafe import parse_kept
 
 _KNOWN = {'friction/ode/mu', 'friction/ode/mu2', 'friction/torsional/coefficient',
           'friction/torsional/patch_radius', 'contact/ode/kp', 'contact/ode/kd',
@@ -63,7 +64,7 @@ def surface_attrs(c: Collision, label: str, report: ConversionReport) -> dict[st
         return {}
     values: dict[str, float] = {}
     lost = []
-    for path, text in _leaves(etree.fromstring(surface.xml)):
+    for path, text in _leaves(parse_kept(surface.xml)):
         try:
             value = float(text)
         except ValueError:

@@ -46,6 +46,7 @@ from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z
 from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.model.material import rgba
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.xmlsafe import parse_kept
 
 PLANE_THICKNESS = 0.01  # m
 MUJOCO_MESH_FORMATS = ('.stl', '.obj', '.msh')
@@ -221,7 +222,7 @@ def _shapes(g: Geometry | None, ctx: GeomContext, label: str, loc: Loc | None) -
 
 
 def _rgba(extra: Extra) -> tuple[float, ...] | None:
-    el = etree.fromstring(extra.xml)
+    el = parse_kept(extra.xml)
     for tag in ('diffuse', 'ambient'):
         child = el.find(tag)
         color = rgba(child.text) if child is not None else None

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from sdf_tools.model import Sensor
+from sdf_tools.xmlsafe import parse_kept
 
 CAMERA_TYPES = ('camera', 'depth_camera', 'depth', 'rgbd_camera', 'rgbd', 'thermal_camera',
                 'thermal', 'segmentation_camera', 'segmentation', 'boundingbox_camera',
@@ -24,7 +25,7 @@ def root(sensor: Sensor) -> etree._Element | None:
     if not sensor.xml:
         return None
     try:
-        return etree.fromstring(sensor.xml.encode('utf-8'))
+        return parse_kept(sensor.xml)
     except etree.XMLSyntaxError:
         return None
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from lxml import etree
-
 from sdf_tools import gazebo
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
 from sdf_tools.convert.export_plan import flatten_picked, pick_models, start_export
@@ -51,6 +49,7 @@ from sdf_tools.convert.sdf.from_urdf import prepare_urdf
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Joint, JointAxis, Model, World
+from sdf_tools.xmlsafe import parse_kept
 
 __all__ = ['convert_to_mjcf']
 SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
@@ -100,7 +99,7 @@ def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> N
     """Write the world's gravity and physics step as ``<option>``; report the rest of physics."""
     extras = {x.tag: x for x in world.extras}
     gravity = extras.get('gravity')
-    text = etree.fromstring(gravity.xml).text if gravity is not None else None
+    text = parse_kept(gravity.xml).text if gravity is not None else None
     try:
         g = [float(v) for v in (text or '').split()]
     except ValueError:
@@ -113,7 +112,7 @@ def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> N
     option = mj.section('option')
     option.set('gravity', nums(g))
     physics = extras.get('physics')
-    step = etree.fromstring(physics.xml).findtext('max_step_size') if physics is not None else None
+    step = parse_kept(physics.xml).findtext('max_step_size') if physics is not None else None
     if step is not None and physics is not None:
         option.set('timestep', num(float(step)))
         report.add(ReportKind.REWRITTEN, f'world[{world.name}]/physics', 'max_step_size written '

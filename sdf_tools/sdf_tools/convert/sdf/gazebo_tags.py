@@ -26,7 +26,7 @@ from sdf_tools.model import Extra
 from sdf_tools.model.common import Loc
 from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.urdf.conversion import LUMPING_SWITCHES
-from sdf_tools.xmlsafe import line_of
+from sdf_tools.xmlsafe import line_of, parse_kept
 
 #: Tags libsdformat reads for links (and their visuals/collisions).
 LINK_TAGS = ('material', 'collision', 'visual', 'turnGravityOff', 'dampingFactor', 'maxVel',
@@ -132,7 +132,7 @@ def _parse_value(tag: str, text: str) -> float | bool | str | None:
 def parse_block(extra: Extra) -> GazeboBlock | None:
     """Split one ``<gazebo>`` element; None when its text is not XML (never expected)."""
     try:
-        el = etree.fromstring(extra.xml)
+        el = parse_kept(extra.xml)
     except etree.XMLSyntaxError:
         return None
     block = GazeboBlock(el.get('reference', ''), extra.loc)

@@ -27,7 +27,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Extra, Joint, Link, Model, World
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.context import version_tuple
-from sdf_tools.xmlsafe import line_of, parse_file, to_xml
+from sdf_tools.xmlsafe import line_of, parse_file, parse_kept, to_xml
 
 # Children of <link>/<joint> the reader recognises but does not keep.
 _LINK_UNMODELLED = ('enable_wind', 'must_be_base_link', 'velocity_decay', 'projector',
@@ -201,7 +201,7 @@ def _move_world_physics(world: World, report: ConversionReport) -> None:
     for i, extra in enumerate(list(world.extras)):
         if extra.tag != 'physics':
             continue
-        el = etree.fromstring(extra.xml)
+        el = parse_kept(extra.xml)
         for tag in ('gravity', 'magnetic_field'):
             found = el.find(tag)
             if found is None:

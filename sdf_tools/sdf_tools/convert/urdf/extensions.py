@@ -32,6 +32,7 @@ from sdf_tools.convert.urdf.ros_control import is_joint_restored, restored_tags
 from sdf_tools.convert.urdf.writer import UJoint, num, pose_num, rpy_of
 from sdf_tools.model import Light, Link, Loc, Sensor
 from sdf_tools.transform import Transform
+from sdf_tools.xmlsafe import parse_kept
 
 
 @dataclass
@@ -201,7 +202,7 @@ def gazebo_blocks(flat: FlatModel, fixed_joints: list[UJoint], report: Conversio
         urdf_source: whether the model was read from URDF (or xacro).
     """
     m = flat.model
-    source = [etree.fromstring(e.xml) for e in m.extras if e.tag == 'gazebo'] \
+    source = [parse_kept(e.xml) for e in m.extras if e.tag == 'gazebo'] \
         if urdf_source else []
     source_fixed = frozenset(j.file_name or j.name for j in m.joints if j.type == 'fixed') \
         if urdf_source else frozenset()

@@ -14,6 +14,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import FlatModel, where
 from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.model import Extra
+from sdf_tools.xmlsafe import parse_kept
 
 #: The URDF elements the SDFormat output carries and the URDF output restores.
 RESTORED = ('transmission', 'ros2_control')
@@ -47,7 +48,7 @@ def restored_elements(flat: FlatModel, report: ConversionReport) -> list[etree._
         if extra.tag not in wanted:
             continue
         try:
-            el = etree.fromstring(extra.xml.encode('utf-8'))
+            el = parse_kept(extra.xml)
         except etree.XMLSyntaxError as err:
             report.add(ReportKind.DROPPED, f'model[{flat.name}]/{extra.tag}',
                        f'kept element is not well-formed XML: {err}', *where(extra.loc))
@@ -70,7 +71,7 @@ def joint_extras(extras: list[Extra]) -> list[etree._Element]:
         if not is_joint_restored(extra):
             continue
         try:
-            out.append(_plain(etree.fromstring(extra.xml.encode('utf-8'))))
+            out.append(_plain(parse_kept(extra.xml)))
         except etree.XMLSyntaxError:
             continue
     return out

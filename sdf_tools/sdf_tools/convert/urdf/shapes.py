@@ -28,8 +28,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
-
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
@@ -38,6 +36,7 @@ from sdf_tools.model import Collision, Extra, Geometry, Loc, RawPose, Visual
 from sdf_tools.model.material import Rgba, material_color
 from sdf_tools.sdf.uris import package_uri_of, resolve_uri
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.xmlsafe import parse_kept
 
 PLANE_THICKNESS = 0.01  # m
 Piece = tuple[str, dict[str, str], Transform]  # URDF shape, attributes, offset
@@ -170,7 +169,7 @@ def _pieces(g: Geometry | None, ctx: ShapeContext, label: str, loc: Loc | None) 
 def _material(extra: Extra, ctx: ShapeContext, label: str, name: str) -> UMaterial | None:
     """The colour (SDFormat diffuse or ambient, a URDF source's ``<color>`` or named robot
     material) and a URDF source's texture of a visual's material."""
-    el = etree.fromstring(extra.xml)
+    el = parse_kept(extra.xml)
     color = material_color(el, ctx.named)
     tex = el.find('texture')
     texture = tex.get('filename') if tex is not None else None
