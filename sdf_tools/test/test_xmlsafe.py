@@ -41,3 +41,19 @@ def test_an_undeclared_prefix_in_a_kept_element_converts_to_every_format(
     result = convert_file(src, to=None, output_path=tmp_path / f'out{suffix}',
                           options=ConversionOptions())
     assert result.ok, result.report.errors
+
+
+def test_the_usd_export_keeps_the_friction_of_a_surface_with_an_undeclared_prefix(
+        tmp_path: Path) -> None:
+    # It skipped the whole <surface> silently: its parse failed and was taken for no friction.
+    src = tmp_path / 'mecanum.sdf'
+    src.write_text(MECANUM)
+    result = convert_file(src, to=None, output_path=tmp_path / 'out.usda',
+                          options=ConversionOptions())
+    assert result.ok, result.report.errors
+    from pxr import Usd, UsdPhysics
+
+    stage = Usd.Stage.Open(str(tmp_path / 'out.usda'))
+    frictions = [UsdPhysics.MaterialAPI(p).GetStaticFrictionAttr().Get()
+                 for p in stage.Traverse() if p.HasAPI(UsdPhysics.MaterialAPI)]
+    assert frictions == [pytest.approx(0.5, abs=1e-9)]

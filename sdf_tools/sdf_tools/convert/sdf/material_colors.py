@@ -21,7 +21,7 @@ from lxml import etree
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.writer import URDF_NS
 from sdf_tools.model import Extra, Model, Visual
-from sdf_tools.xmlsafe import to_xml
+from sdf_tools.xmlsafe import parse_kept, to_xml
 
 Rgba = tuple[float, float, float, float]
 _BLACK: Rgba = (0.0, 0.0, 0.0, 1.0)
@@ -52,7 +52,7 @@ def _defines(el: etree._Element) -> bool:
 
 def _parse(xml: str) -> etree._Element | None:
     try:
-        return etree.fromstring(xml)
+        return parse_kept(xml)
     except etree.XMLSyntaxError:
         return None
 

@@ -114,7 +114,7 @@ def _fix_xml(xml: str, version: tuple[int, int], imus: list[str] | None = None) 
     if version >= (1, 7) or ('frame' not in xml and 'imu' not in xml):
         return xml
     try:
-        el = etree.fromstring(xml)
+        el = parse_kept(xml)
     except etree.XMLSyntaxError:
         return xml
     rename_pose_frame(el)

@@ -51,7 +51,7 @@ class Blocks:
         etree.SubElement(self.get(ref), tag).text = text
 
     def verbatim(self, ref: str, xml: str) -> etree._Element:
-        el = etree.fromstring(xml)
+        el = parse_kept(xml)
         etree.cleanup_namespaces(el)  # drop the declarations the element does not use
         self.get(ref).append(el)
         return el

@@ -9,11 +9,10 @@ have no place in it. Each one is reported, with its file and line.
 """
 from __future__ import annotations
 
-from lxml import etree
-
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where as _at
 from sdf_tools.model import Collision, Document, Model, Visual, World
+from sdf_tools.xmlsafe import parse_kept
 
 #: Elements read elsewhere (colours, drives, friction): not losses.
 _USED = ('material', 'surface')
@@ -23,7 +22,7 @@ _DRIVE_SOURCES = ('transmission', 'ros2_control')
 
 def _gazebo_note(xml: str) -> tuple[ReportKind, str]:
     """A URDF ``<gazebo>`` block: its sensors are written (usd/sensors.py), the rest is not."""
-    children = [str(c.tag) for c in etree.fromstring(xml) if isinstance(c.tag, str)]
+    children = [str(c.tag) for c in parse_kept(xml) if isinstance(c.tag, str)]
     if 'sensor' not in children:
         return ReportKind.DROPPED, 'no USD form'
     rest = sorted({c for c in children if c != 'sensor'})

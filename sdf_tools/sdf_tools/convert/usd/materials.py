@@ -22,6 +22,7 @@ from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics, UsdShade, Vt
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.model import Extra, Model
 from sdf_tools.model.material import Rgba, material_color, named_colors, parse_material
+from sdf_tools.xmlsafe import parse_kept
 
 __all__ = ['PhysicsMaterials', 'Rgba', 'friction', 'gazebo_friction', 'robot_materials',
            'set_color', 'visual_color']
@@ -29,7 +30,7 @@ __all__ = ['PhysicsMaterials', 'Rgba', 'friction', 'gazebo_friction', 'robot_mat
 
 def _parse(xml: str) -> etree._Element | None:
     try:
-        return etree.fromstring(xml)
+        return parse_kept(xml)
     except etree.XMLSyntaxError:
         return None
 
