@@ -252,6 +252,7 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
         if not parts:
             skipped.append(body)
             continue
+        parts += [exp.link_masses[x] for x in links if x in exp.zero_mass]
         want = combine(parts)
         if obs.balances_inertia and (even := _balanced(want)) is not None:
             want = even

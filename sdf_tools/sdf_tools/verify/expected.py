@@ -96,6 +96,8 @@ def snapshot(r: Resolved, engine: str, model: str | None = None,
         no_mass = no_mass_for(link.element.inertial, target) if target else i.mass <= 0.0
         if no_mass or (urdf and not i.written):
             snap.massless.add(k)
+            if i.written and i.mass == 0.0:
+                snap.zero_mass.add(k)
     for f in r.frames:
         k = _key(f.name, pre)
         if k is None or f.world is None or k in snap.poses:

@@ -77,6 +77,9 @@ class Snapshot:
     masses: dict[str, MassProps] = field(default_factory=dict)
     link_masses: dict[str, MassProps] = field(default_factory=dict)
     massless: set[str] = field(default_factory=set)
+    # Those of them whose source writes mass 0 with an inertia: merged into a body with
+    # mass, they add that inertia (libsdformat's lumping does, and so do the exporters).
+    zero_mass: set[str] = field(default_factory=set)
     joints: dict[str, JointState] = field(default_factory=dict)
     joint_aliases: dict[str, str] = field(default_factory=dict)  # other name -> name
     welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to

@@ -353,6 +353,38 @@ def test_a_joint_the_mjcf_export_locks_by_an_equality_is_compared_as_limited(
     assert _differs(verify_files(str(out), str(src))) == {('joint limits', 'joint [j]')}
 
 
+ZERO_MASS_TIP = """<robot name="tip">
+  <link name="base"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="tip"><inertial><mass value="0"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="1 0 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <joint name="weld" type="fixed"><parent link="arm"/><child link="tip"/>
+    <origin xyz="0 0 0.1"/></joint>
+</robot>
+"""
+
+
+def test_a_zero_mass_link_merged_into_a_body_adds_its_inertia_as_libsdformat_lumps_it(
+        tmp_path: Path) -> None:
+    # pybullet_data's franka_panda/panda.urdf: panda_link8 (mass 0, inertia 0.1) merged
+    # into panda_link7 gives it 0.2, as libsdformat's lumping does; verify said 'off by 0.5'.
+    src = tmp_path / 'tip.urdf'
+    src.write_text(ZERO_MASS_TIP)
+    out = _export(src, tmp_path / 'tip.mjcf')
+    v = verify_files(str(out), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    root = etree.parse(str(out)).getroot()
+    arm = root.find(".//body[@name='arm']/inertial")
+    assert arm.get('diaginertia') == '0.2 0.2 0.2'
+    arm.set('diaginertia', '0.1 0.1 0.1')
+    out.write_bytes(etree.tostring(root))
+    assert _differs(verify_files(str(out), str(src))) == {('inertia', 'body [arm]')}
+
+
 SMALL = '''<robot name="small">
   <link name="base"><inertial><mass value="1e-6"/>
     <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
