@@ -152,7 +152,8 @@ def newton_snapshot(path: str, usd: Snapshot) -> Snapshot | str:
         return f'Newton cannot import [{path}]: {type(exc).__name__}: {exc}'
     snap = Snapshot(f'Newton {version} add_usd', tolerances=dict(TOLERANCES),
                     optional=dict(usd.optional),
-                    lacks={'sensor pose': NO_SENSORS, 'sensor parameters': NO_SENSORS})
+                    lacks={'sensor pose': NO_SENSORS, 'sensor parameters': NO_SENSORS},
+                    unlimited_beyond=UNLIMITED)
     snap.static = set(usd.static)  # Newton attaches their shapes to the world (body -1)
     _bodies(b, body_q, usd.paths, snap)
     _joints(b, body_q, usd.paths, snap)

@@ -9,6 +9,7 @@ holds one model (``arm::link``), else prefixed by the model's name.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,6 +81,8 @@ class Snapshot:
     # Those of them whose source writes mass 0 with an inertia: merged into a body with
     # mass, they add that inertia (libsdformat's lumping does, and so do the exporters).
     zero_mass: set[str] = field(default_factory=set)
+    # Position limits this engine cannot tell from none (Newton's: +-1e9 and beyond).
+    unlimited_beyond: float = math.inf
     joints: dict[str, JointState] = field(default_factory=dict)
     joint_aliases: dict[str, str] = field(default_factory=dict)  # other name -> name
     welded: dict[str, str] = field(default_factory=dict)  # body -> the body it is welded to

@@ -385,6 +385,29 @@ def test_a_zero_mass_link_merged_into_a_body_adds_its_inertia_as_libsdformat_lum
     assert _differs(verify_files(str(out), str(src))) == {('inertia', 'body [arm]')}
 
 
+HUGE_LIMITS = """<sdf version="1.9"><model name="prop">
+  <link name="body"><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz>
+    </inertia></inertial></link>
+  <link name="propeller"><pose>0 0 0.1 0 0 0</pose><inertial><mass>0.1</mass><inertia>
+    <ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+  <joint name="spin" type="revolute"><parent>body</parent><child>propeller</child>
+    <axis><xyz>0 0 1</xyz><limit><lower>-1e+12</lower><upper>1e+12</upper></limit></axis></joint>
+</model></sdf>
+"""
+
+
+def test_huge_limits_agree_in_usd_floats_and_with_newtons_no_limit(tmp_path: Path) -> None:
+    # gz-sim's battery_thruster_consumer.sdf: a propeller limited to +-1e12 rad. USD holds
+    # the degrees as floats (off by 2.5e4, 4e-10 relative) and Newton reads +-1e9 and beyond
+    # as no limit: verify said both differ.
+    src = tmp_path / 'prop.sdf'
+    src.write_text(HUGE_LIMITS)
+    v = verify_files(str(_export(src, tmp_path / 'prop.usda')), str(src))
+    assert v.ok, [str(d) for d in v.differences]
+    assert v.measures['joint limits'].compared == 1
+    assert v.measures['joint limits'].worst < 1e-7
+
+
 SMALL = '''<robot name="small">
   <link name="base"><inertial><mass value="1e-6"/>
     <inertia ixx="1e-6" ixy="0" ixz="0" iyy="1e-6" iyz="0" izz="1e-6"/></inertial></link>
