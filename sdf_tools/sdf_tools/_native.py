@@ -28,7 +28,8 @@ from types import ModuleType
 # Module names under ``sdf_tools.`` (paths with '/' for '.', without '.py').
 MODULES = (
     'transform',
-    'model/common', 'model/elements', 'model/document', 'model/inertia', 'model/canonical',
+    'model/common', 'model/elements', 'model/verbatim', 'model/actor', 'model/document',
+    'model/inertia', 'model/canonical',
     'sdf/values', 'sdf/context', 'sdf/link', 'sdf/joint', 'sdf/geometry', 'sdf/model',
     'sdf/names', 'sdf/world', 'sdf/document', 'sdf/unflatten', 'sdf/domchecks',
     'sdf/spec/check', 'sdf/spec/values', 'sdf/spec/convert',

@@ -157,7 +157,8 @@ def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Pat
     assert 'sdf_tools.sdf.joint' in imported and 'sdf_tools.sdf.geometry' in imported
     for lazy in ('sdf_tools.sdf.include', 'sdf_tools.sdf.params', 'sdf_tools.sdf.merge',
                  'sdf_tools.sdf.uris', 'sdf_tools.sdf.auto_inertial', 'sdf_tools.model.auto_inertia',
-                 'sdf_tools.urdf', 'sdf_tools.xacro'):
+                 'sdf_tools.urdf', 'sdf_tools.xacro', 'sdf_tools.model.actor',
+                 'sdf_tools.model.verbatim'):
         assert lazy not in imported, f'`sdf_tools check` of a plain model imported {lazy}'
     # ... and each is imported once the file has the element it reads.
     with_include = tmp_path / 'with_include.sdf'
@@ -168,6 +169,9 @@ def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Pat
     with_auto.write_text(PLAIN.replace('1.9', '1.11').replace('<inertial>', '<inertial auto="true">')
                          .replace('<mass>2</mass>', ''))
     assert 'sdf_tools.sdf.auto_inertial' in _imported_by_check(with_auto)
+    with_plugin = tmp_path / 'with_plugin.sdf'
+    with_plugin.write_text(PLAIN.replace('<link name="b"/>', '<link name="b"/><plugin name="p" filename="x"/>'))
+    assert 'sdf_tools.model.verbatim' in _imported_by_check(with_plugin)
 def test_gazebo_option_anywhere_picks_the_target_and_json_says_it() -> None:
     for args in (('inspect', str(DEMO), '--json', '--gazebo', 'fortress'),
                  ('--gazebo=fortress', 'inspect', str(DEMO), '--json')):

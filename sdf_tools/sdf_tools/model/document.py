@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sdf_tools.model.common import Loc
-from sdf_tools.model.elements import Actor, Light, Model, World
+from sdf_tools.model.elements import Model, World
+
+if TYPE_CHECKING:
+    from sdf_tools.model.actor import Actor  # made on first use: see model/__init__.py
+    from sdf_tools.model.verbatim import Light
 
 
 @dataclass

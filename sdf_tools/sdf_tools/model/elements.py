@@ -10,8 +10,15 @@ and slots make them smaller and quicker to build than ``__dict__`` instances.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sdf_tools.model.common import Extra, Loc, RawPose
+
+if TYPE_CHECKING:
+    # Only field types here: their classes are made when a reader first meets such an element
+    # (``check`` of a file without them starts faster, bench/PROFILE.md session 8).
+    from sdf_tools.model.actor import Actor
+    from sdf_tools.model.verbatim import Light, Plugin, Sensor
 
 
 @dataclass(slots=True)
@@ -64,34 +71,6 @@ class Inertial:
 
 #: The inertia libsdformat gives a link without ``<inertial>`` (with 1 kg at the link origin).
 UNIT_INERTIA = Inertial().inertia
-
-
-@dataclass(slots=True)
-class Sensor:
-    name: str
-    type: str
-    pose: RawPose | None = None
-    xml: str = ''
-    loc: Loc | None = None
-
-
-@dataclass(slots=True)
-class Light:
-    name: str
-    type: str = 'point'
-    pose: RawPose | None = None
-    xml: str = ''
-    loc: Loc | None = None
-
-
-@dataclass(slots=True)
-class Plugin:
-    """A ``<plugin>``, kept verbatim (its body belongs to the plugin)."""
-
-    name: str
-    filename: str
-    xml: str = ''
-    loc: Loc | None = None
 
 
 @dataclass(slots=True)
@@ -185,47 +164,6 @@ class Model:
     # models follow older naming rules.
     version: str = '1.9'
     source_uri: str | None = None
-    loc: Loc | None = None
-
-
-@dataclass(slots=True)
-class Waypoint:
-    time: float
-    pose: RawPose
-
-
-@dataclass(slots=True)
-class Trajectory:
-    id: int
-    type: str
-    tension: float = 0.0
-    waypoints: list[Waypoint] = field(default_factory=list)
-    loc: Loc | None = None
-
-
-@dataclass(slots=True)
-class Animation:
-    name: str
-    filename: str
-    scale: float = 1.0
-    interpolate_x: bool = False
-
-
-@dataclass(slots=True)
-class Actor:
-    name: str
-    pose: RawPose | None = None
-    skin_filename: str | None = None
-    skin_scale: float = 1.0
-    animations: list[Animation] = field(default_factory=list)
-    loop: bool = True
-    delay_start: float = 0.0
-    auto_start: bool = True
-    trajectories: list[Trajectory] = field(default_factory=list)
-    links: list[Link] = field(default_factory=list)
-    joints: list[Joint] = field(default_factory=list)
-    plugins: list[Plugin] = field(default_factory=list)
-    extras: list[Extra] = field(default_factory=list)
     loc: Loc | None = None
 
 

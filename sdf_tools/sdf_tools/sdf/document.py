@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Actor, Document, Light, Model
+from sdf_tools.model import Document, Model
 from sdf_tools.sdf.context import SUPPORTED_VERSIONS, ReadContext, version_tuple
 from sdf_tools.sdf.link import parse_light
 from sdf_tools.sdf.model import parse_model
@@ -17,6 +18,10 @@ from sdf_tools.sdf.stream import read_world_models
 from sdf_tools.sdf.values import kids
 from sdf_tools.sdf.world import parse_actor, parse_world
 from sdf_tools.xmlsafe import line_of, parse_file
+
+if TYPE_CHECKING:
+    from sdf_tools.model.actor import Actor  # made on first use: see model/__init__.py
+    from sdf_tools.model.verbatim import Light
 
 
 def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[str, ...] = (),

@@ -1,10 +1,12 @@
 """``<link>``, ``<inertial>``, ``<visual>``, ``<collision>``, ``<sensor>``, ``<light>``."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Collision, Extra, Inertial, Light, Link, Sensor, Visual
+from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.model.inertia import inertia_is_valid
 from sdf_tools.sdf.context import ReadContext
@@ -22,6 +24,9 @@ from sdf_tools.sdf.values import (
     parse_pose_element,
 )
 from sdf_tools.xmlsafe import to_xml
+
+if TYPE_CHECKING:
+    from sdf_tools.model.verbatim import Light, Sensor
 
 LINK_CHILDREN = {
     'pose', 'inertial', 'visual', 'collision', 'sensor', 'light', 'gravity', 'enable_wind',
@@ -77,12 +82,16 @@ def _visual_or_collision(ctx: ReadContext, el: etree._Element, kind: str) -> Vis
 
 
 def parse_sensor(ctx: ReadContext, el: etree._Element) -> Sensor:
+    from sdf_tools.model.verbatim import Sensor  # made on first use: see model/__init__.py
+
     name = read_name(ctx, el, 'sensor')
     check_sensor(ctx, el, name)
     return Sensor(name, el.get('type', ''), get_pose(ctx, el), to_xml(el), ctx.loc(el))
 
 
 def parse_light(ctx: ReadContext, el: etree._Element) -> Light:
+    from sdf_tools.model.verbatim import Light  # made on first use: see model/__init__.py
+
     name = read_name(ctx, el, 'light')
     return Light(name, el.get('type', 'point'), get_pose(ctx, el), to_xml(el), ctx.loc(el))
 

@@ -6,16 +6,22 @@ never uses.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Plugin
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.xmlsafe import to_xml
+
+if TYPE_CHECKING:
+    from sdf_tools.model.verbatim import Plugin
 
 
 def parse_plugin(ctx: ReadContext, el: etree._Element) -> Plugin:
     """Keep a ``<plugin>`` verbatim."""
+    from sdf_tools.model.verbatim import Plugin  # made on first use: see model/__init__.py
+
     # The name is optional from 1.10 (gazebosim/sdformat#1101), and libsdformat 13+ reads
     # every file as its newest version: only Fortress (12.3) still needs it in 1.9 files.
     name_optional = ctx.read_as >= (1, 10)

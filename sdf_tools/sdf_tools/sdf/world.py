@@ -1,12 +1,13 @@
 """``<world>`` and ``<actor>``."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
 from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Actor, Animation, Extra, Model, RawPose, Trajectory, Waypoint, World
-from sdf_tools.model.elements import Light
+from sdf_tools.model import Extra, Model, RawPose, World
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.joint import parse_frame, parse_joint
 from sdf_tools.sdf.link import parse_light, parse_link
@@ -17,6 +18,9 @@ from sdf_tools.sdf.values import child, children, get_bool, get_float, get_pose,
 from sdf_tools.transform import IDENTITY
 from sdf_tools.xmlsafe import to_xml
 
+if TYPE_CHECKING:
+    from sdf_tools.model.actor import Actor
+
 _WORLD_HANDLED = {'model', 'frame', 'joint', 'actor', 'light', 'include', 'plugin'}
 
 
@@ -25,6 +29,8 @@ _DEFAULT_FILE = '__default__'
 
 def parse_actor(ctx: ReadContext, el: etree._Element) -> Actor:
     """Read an ``<actor>``: skin, animations, script and trajectories."""
+    from sdf_tools.model.actor import Actor, Animation, Trajectory, Waypoint  # see model/__init__.py
+
     actor = Actor(read_name(ctx, el, 'actor'), get_pose(ctx, el), loc=ctx.loc(el))
     # libsdformat's defaults: '__default__' (the spec's) for a missing <filename>, and
     # for a missing <skin> too (its Actor reads the skin element it creates).
@@ -96,6 +102,8 @@ def parse_world(ctx: ReadContext, el: etree._Element) -> World:
             world.plugins.append(parse_plugin(ctx, c))
         elif tag == 'include':
             # On the first <include>, as in model.py's reader.
+            from sdf_tools.model.actor import Actor
+            from sdf_tools.model.verbatim import Light
             from sdf_tools.sdf.include import load_include
             from sdf_tools.sdf.merge import merge_into_world
 
