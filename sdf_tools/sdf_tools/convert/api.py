@@ -29,6 +29,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ConversionResu
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.errors import Diagnostic, ErrorCode
+from sdf_tools.extras import is_missing
 from sdf_tools.files import write_atomically
 from sdf_tools.load import LoadResult, detect_format, load_file, load_string
 from sdf_tools.xmlsafe import parse_bytes
@@ -83,6 +84,8 @@ def convert_loaded(loaded: LoadResult, *, to: str, options: ConversionOptions,
         try:
             from sdf_tools.convert.usd.to_usd import convert_to_usd
         except ImportError as err:
+            if not is_missing(err, 'pxr'):
+                raise
             return _failed(to, f'OpenUSD export needs usd-core ({err}): pip install usd-core')
         return convert_to_usd(loaded, options)
     if to == 'mjcf':
@@ -121,6 +124,8 @@ def _import(path: str, input_format: str) -> Imported | None:
         try:
             from sdf_tools.convert.usd.from_usd import load_usd
         except ImportError as err:
+            if not is_missing(err, 'pxr'):
+                raise
             return Imported(None, ConversionReport(diagnostics=[Diagnostic(
                 ErrorCode.PARAMETER_ERROR,
                 f'OpenUSD import needs usd-core ({err}): pip install usd-core')]))

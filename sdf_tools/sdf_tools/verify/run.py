@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sdf_tools.convert.api import is_mjcf_input, is_usd_input
+from sdf_tools.extras import is_missing
 from sdf_tools.load import load_file
 from sdf_tools.resolved import Resolved, resolve
 from sdf_tools.verify.compare import Verdict, compare
@@ -37,6 +38,8 @@ def output_snapshot(path: str, *, model: str | None = None, input_format: str = 
             from sdf_tools.verify.mujoco_side import mujoco_snapshot
             return mujoco_snapshot(path)
         except ImportError as err:
+            if not is_missing(err, 'mujoco'):
+                raise
             raise UnusableError(f'verifying MJCF needs MuJoCo ({err}): pip install mujoco') from err
         except ValueError as err:
             raise UnusableError(f'MuJoCo cannot compile [{path}]: {err}') from err
@@ -44,6 +47,8 @@ def output_snapshot(path: str, *, model: str | None = None, input_format: str = 
         try:
             from sdf_tools.verify.usd_side import usd_snapshot
         except ImportError as err:
+            if not is_missing(err, 'pxr'):
+                raise
             raise UnusableError(f'verifying USD needs usd-core ({err}): pip install usd-core') from err
         got = usd_snapshot(path, model)
         if isinstance(got, str):
@@ -92,6 +97,8 @@ def _with_newton(verdict: Verdict, exp: Snapshot, usd: Snapshot, path: str) -> V
         from sdf_tools.verify.newton_side import newton_snapshot
         got = newton_snapshot(path, usd)
     except ImportError as err:
+        if not is_missing(err, 'newton', 'warp'):
+            raise
         verdict.notes.append(f'Newton not installed ({err}): the stage was checked by usd-core '
                              'only (pip install newton)')
         return verdict
