@@ -178,10 +178,10 @@ def _spec(version: str, converted_to: str | None, release: int | None) -> Elemen
     adopted: set[int] = set()
     if converted_to is not None:
         from sdf_tools.sdf.spec.convert import read_as_converted
-        # Newer libsdformat (13+): what the newer versions added is known after the
-        # conversion (a <cone> in a 1.6 file); libsdformat 12 is read as before.
-        adopted = read_as_converted(root, _spec(converted_to, None, release),
-                                    adopt_new=converted_to != '1.9', version=version)
+        # Every libsdformat reads the converted document against its newest table
+        # (12.3's readDoc too: sdf::init is 1.9's), so what 1.7+ added is known in a 1.6
+        # file (its <enable_metrics> for Fortress, a <cone> for Harmonic on).
+        adopted = read_as_converted(root, _spec(converted_to, None, release), version=version)
     _derive_all(root, adopted)
     return root
 

@@ -1,21 +1,16 @@
-"""Read an older spec's values as libsdformat reads them: after converting the file.
+"""Read an older spec as libsdformat reads it: after converting the file.
 
-libsdformat 12 converts a 1.3-1.8 document to 1.9 (its ``.convert`` files rename,
-move and remove elements) and only then parses values with the 1.9 spec. So a value
-is parsed by its 1.9 type, and one the conversion removes (``use_parent_model_frame``
-of 1.6, for one) is never parsed at all: ``yes`` there is no error. We keep checking
-the document's structure against its own version (an element 1.6 does not know is
-unknown in a 1.6 file) and take each value's type from the 1.9 element at the same
-place; where 1.9 has none, the value is not checked. Whether an element is required
-comes from 1.9 as well (libsdformat adds or refuses missing ones after converting).
-Renames and moves of the conversion are not followed: such an element keeps its own
-version's rules.
-
-For libsdformat 13+ (``adopt_new``) the structure is the converted document's: what the
-newer versions added is known, and an element of the file's version that the newest
-lacks is unknown (warned and copied, as 14.9 and 16.1 do with a 1.7 file's
+Every libsdformat converts a 1.3+ document to the newest version it knows (12.3: 1.9;
+its ``.convert`` files rename, move and remove elements) and only then reads it against
+that version's table. So a value is parsed by its newest type, one the conversion removes
+(``use_parent_model_frame`` of 1.6, for one) is never parsed at all (``yes`` there is no
+error), what the newer versions added is known (a 1.6 file's ``<enable_metrics>`` for
+12.3, a ``<cone>`` for 14+), and an element of the file's version that the newest lacks
+is unknown (warned and copied, as 14.9 and 16.1 do with a 1.7 file's
 ``//axis/initial_position``) unless a conversion removes or moves it
-(:data:`CONVERTED_AWAY`).
+(:data:`CONVERTED_AWAY`). Whether an element is required comes from the newest table as
+well (libsdformat adds or refuses missing ones after converting). Renames and moves of the
+conversion are not followed: such an element keeps its own version's rules.
 """
 from __future__ import annotations
 
@@ -45,20 +40,19 @@ def converted_away(version: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = False,
+def read_as_converted(old: ElementSpec, new: ElementSpec, *,
                       version: str = '') -> set[int]:
     """Give the specs under ``old`` the value rules of their counterparts under ``new``.
 
-    ``adopt_new``: an element ``new`` has that ``old`` lacks at the same place is known
-    too (libsdformat 13+ reads the converted file against 1.10+, which adds ``<cone>``,
-    ``//world/joint`` ...). libsdformat 12 is read without it: its 1.9 adds little, and
-    what a 1.3-1.8 file holds of it is reported as unknown, as before. With it, an
-    element of ``version`` that ``new`` lacks where no conversion removes it is unknown.
+    An element ``new`` has that ``old`` lacks at the same place is known too (libsdformat
+    reads the converted file against its newest table: 1.9 adds ``<enable_metrics>``,
+    1.10+ ``<cone>``, ``//world/joint`` ...), and an element of ``version`` that ``new``
+    lacks where no conversion removes it is unknown.
 
     Returns:
         The ids of the children taken from ``new`` (their lookups are final already).
     """
-    gone = converted_away(version) if adopt_new else frozenset()
+    gone = converted_away(version)
     seen: dict[int, ElementSpec] = {}
     adopted: set[int] = set()
     stack: list[tuple[ElementSpec, ElementSpec | None]] = [(old, new)]
@@ -67,14 +61,14 @@ def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = F
         if id(o) in seen:
             continue  # shared (an included file): the first place it is met decides
         seen[id(o)] = o
-        _adopt(o, n, adopt_new)
+        _adopt(o, n)
         for name, child in list(o.children.items()):
             counterpart = n.children.get(name) if n is not None else None
-            if adopt_new and n is not None and counterpart is None and name not in gone:
+            if n is not None and counterpart is None and name not in gone:
                 del o.children[name]  # unknown after the conversion
                 continue
             stack.append((child, counterpart))
-        if adopt_new and n is not None:
+        if n is not None:
             for name, child in n.children.items():
                 if name not in o.children:
                     o.children[name] = child  # shared with ``new``: not walked, not changed
@@ -87,7 +81,7 @@ def read_as_converted(old: ElementSpec, new: ElementSpec, *, adopt_new: bool = F
     return adopted
 
 
-def _adopt(o: ElementSpec, n: ElementSpec | None, adopt_new: bool) -> None:
+def _adopt(o: ElementSpec, n: ElementSpec | None) -> None:
     if n is None:
         # Converted away: neither parsed nor added with a default.
         o.type, o.bounds, o.value_required = None, None, False
@@ -100,6 +94,6 @@ def _adopt(o: ElementSpec, n: ElementSpec | None, adopt_new: bool) -> None:
         o.required = n.required
         o.attributes = {k: n.attributes.get(k) or AttributeSpec(k, 'string', a.default, False)
                         for k, a in o.attributes.items()}
-        if adopt_new:  # a newer attribute (<inertial auto>) is known after the conversion
-            o.attributes.update({k: a for k, a in n.attributes.items() if k not in o.attributes})
+        # A newer attribute (<inertial auto>) is known after the conversion.
+        o.attributes.update({k: a for k, a in n.attributes.items() if k not in o.attributes})
     derive(o)

@@ -1,6 +1,7 @@
 """The spec check per Gazebo target: an empty custom attribute (gazebosim/sdformat#1407), custom elements."""
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -57,3 +58,30 @@ def test_unknown_warnings_are_libsdformat_12s(tmp_path: Path, version: str) -> N
     ours = {(d.line, d.message) for d in load_string(path.read_text(), str(path), gazebo='fortress')
             .warnings if 'not defined in SDF' in d.message}
     assert theirs and ours == theirs
+
+
+NEWER_ELEMENT = ('<?xml version="1.0"?>\n<sdf version="{version}">\n<model name="m">\n'
+                 '<link name="l">\n<inertial><mass>1</mass></inertial>\n'
+                 '<sensor name="s" type="imu"><enable_metrics>{value}</enable_metrics></sensor>\n'
+                 '</link>\n</model>\n</sdf>\n')
+
+
+@pytest.mark.skipif(not probe_available(), reason=str(probe_unavailable_reason()))
+@pytest.mark.parametrize('value', ['true', 'notabool'])
+@pytest.mark.parametrize('version', ['1.5', '1.6'])
+def test_fortress_knows_what_1_9_added_in_an_older_file(tmp_path: Path, version: str,
+                                                        value: str) -> None:
+    # //sensor/enable_metrics came with 1.7. libsdformat 12.3 converts a 1.5/1.6 file to
+    # 1.9 and reads it against 1.9's table (readDoc; sdf::init is 1.9's), so the element is
+    # known and its value parsed as a bool: the probe refuses 'notabool' (we said valid,
+    # with an unknown-element warning, before).
+    path = tmp_path / 'n.sdf'
+    path.write_text(NEWER_ELEMENT.format(version=version, value=value))
+    run = subprocess.run([str(build_probe()), str(path)], capture_output=True, text=True,
+                         timeout=60, check=False)
+    theirs = json.loads(run.stdout)
+    ours = load_string(path.read_text(), str(path), gazebo='fortress')
+    assert ours.valid is theirs['valid'] is (value == 'true')
+    assert ([d.message.split(':')[0] for d in ours.errors if d.code.value == 'ELEMENT_INVALID']
+            == [e['message'] for e in theirs['errors'] if e['code'] == 'ELEMENT_INVALID'])
+    assert not [d for d in ours.warnings if 'enable_metrics' in d.message]
