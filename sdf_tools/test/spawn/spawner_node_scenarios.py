@@ -57,7 +57,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[StandIn]:
 @pytest.fixture(scope='module')
 def spawner(world: StandIn, ros: None, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     from ros.ros_support import NodeProcess
-    node = NodeProcess('sdf_tools.ros.spawner_node', {'timeout': 5.0},
+    node = NodeProcess('sdf_tools.ros.spawner_node', {'timeout': 15.0},  # for a loaded machine
                        tmp_path_factory.mktemp('spawner') / 'spawner.log')
     yield node
     assert node.alive(), node.text()  # survived every request
