@@ -62,7 +62,6 @@ class WorldModelStreamer:
         # world models (the worker counts the same way), element, unflatten problems.
         self.pending: deque[tuple[int, etree._Element, list[Diagnostic]]] = deque()
         self.count = 0
-        self.checked_here = 0  # pending models this process checked itself
 
     def __call__(self, el: etree._Element) -> None:
         version = top_world_model_version(el)
@@ -91,7 +90,6 @@ class WorldModelStreamer:
                 if not (final or worker.done or len(pending) > self.PENDING):
                     return  # it will come
                 verdict = _check_here(ctx, el, first)
-                self.checked_here += 1
             ok, diagnostics = verdict
             model, read = ctx.preread[el]
             ctx.preread[el] = (model, diagnostics + read)

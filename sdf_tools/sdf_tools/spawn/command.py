@@ -33,7 +33,6 @@ from sdf_tools.spawn.simulator import EntityInfo, SimulatorBackend
 from sdf_tools.transform import Transform
 from sdf_tools.xacro_args import parse_name_values
 
-COMMANDS = ('spawn', 'delete', 'set-pose', 'list')
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -135,7 +134,7 @@ def _list(backend: SimulatorBackend, ns: argparse.Namespace) -> int:
 
 
 def run_spawn_command(ns: argparse.Namespace) -> int:
-    """Run one of :data:`COMMANDS` parsed by :func:`add_spawn_commands`; return the exit code."""
+    """Run a spawn, delete, set-pose or list command (see add_spawn_commands); return its exit code."""
     if not (math.isfinite(ns.timeout) and ns.timeout > 0):
         print('sdf_tools: --timeout must be > 0', file=sys.stderr)
         return EXIT_USAGE
