@@ -29,6 +29,7 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics
 from sdf_tools.transform import Transform
 from sdf_tools.verify.sensor_values import parameters
 from sdf_tools.verify.snapshot import JointState, MassProps, Snapshot, rotation
+from sdf_tools.xmlsafe import parse_kept
 
 FLOAT_TOL = 1e-6
 FLOAT_MEASURES = {'joint anchor': FLOAT_TOL, 'joint axis': FLOAT_TOL, 'joint limits': FLOAT_TOL,
@@ -228,7 +229,7 @@ def _sensor_params(prim: Usd.Prim) -> dict[str, float]:
     """The parameters in the sensor's XML, a camera's from its ``UsdGeom.Camera``."""
     kind, xml = prim.GetAttribute('sdf_tools:sensorType'), prim.GetAttribute('sdf_tools:sensorXml')
     try:
-        el = etree.fromstring(str(xml.Get()).encode()) if xml and xml.HasAuthoredValue() else None
+        el = parse_kept(str(xml.Get())) if xml and xml.HasAuthoredValue() else None
     except etree.XMLSyntaxError:
         el = None
     out = parameters(str(kind.Get()) if kind and kind.HasAuthoredValue() else '', el)

@@ -27,6 +27,7 @@ from sdf_tools.convert.sdf.elements import (
 )
 from sdf_tools.model import Actor, Document, Joint, Light, Model, World
 from sdf_tools.sdf.joint import SDF_TOOLS_NS
+from sdf_tools.xmlsafe import parse_kept
 
 #: Namespace of URDF elements carried through an SDFormat file (``<urdf:transmission>``).
 URDF_NS = 'http://www.ros.org/wiki/urdf'
@@ -75,7 +76,12 @@ class _Writer:
         try:
             holder = etree.fromstring(wrapped, self.parser)
         except etree.XMLSyntaxError:
-            return None
+            try:
+                # A prefix no file declared (gz-sim's odometer.sdf: <sensor gz:type="odometer">
+                # with <gz:odometer>) is kept as the reader kept it, as libsdformat writes it.
+                holder = parse_kept(wrapped)
+            except etree.XMLSyntaxError:
+                return None
         return holder[0] if len(holder) else None
 
     def _wrap(self, text: str) -> str:

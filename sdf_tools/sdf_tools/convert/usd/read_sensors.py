@@ -15,6 +15,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.sensors import NAME, XML
 from sdf_tools.model import Loc, RawPose, Sensor
 from sdf_tools.transform import Transform
+from sdf_tools.xmlsafe import parse_kept
 
 
 def _pose_text(t: Transform) -> str:
@@ -27,7 +28,9 @@ def read_sensor(prim: Usd.Prim, pose: Transform, link: str, report: ConversionRe
     """Return the sensor an exporter Xform holds, placed at ``pose`` in its link."""
     path = str(prim.GetPath())
     try:
-        el = etree.fromstring(str(prim.GetAttribute(XML).Get()).encode('utf-8'))
+        # parse_kept: a sensor libsdformat read with an undeclared prefix (gz-sim's odometer,
+        # <sensor type="custom" gz:type="odometer">) is kept with it, as the reader keeps it.
+        el = parse_kept(str(prim.GetAttribute(XML).Get()))
     except etree.XMLSyntaxError as err:
         report.add(ReportKind.DROPPED, path, f'sdf_tools:sensorXml is not XML: {err}', file)
         return None

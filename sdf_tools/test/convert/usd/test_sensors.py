@@ -18,6 +18,7 @@ from sdf_tools.load import load_file
 from sdf_tools.resolved import resolve
 from sdf_tools.transform import Transform
 from sdf_tools.verify.compare import pose_error
+from sdf_tools.verify.run import output_snapshot
 from sdf_tools.verify.snapshot import rotation
 
 ARM = Path(__file__).resolve().parents[2] / 'data' / 'sim' / 'sensor_arm.sdf'
@@ -151,3 +152,30 @@ def test_urdf_gazebo_sensors_reach_usd_where_libsdformat_puts_them(tmp_path: Pat
         assert got[name].world is not None and s.world is not None
         assert pose_error(got[name].world, s.world) < TOL, name
     assert '<horizontal_fov>1.2</horizontal_fov>' in got['head::cam'].element.xml
+
+
+# gz-sim's examples/plugin/custom_sensor_system/odometer.sdf: a custom sensor whose type and
+# element carry a `gz:` prefix the file never declares (libsdformat reads it, so do we).
+CUSTOM_SENSOR = '''<sdf version="1.9"><model name="m"><link name="link">
+  <inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
+  <sensor name="odo" type="custom" gz:type="odometer"><pose>0.1 0.2 0.3 0 0 0.4</pose>
+    <update_rate>30</update_rate>
+    <gz:odometer><noise type="gaussian"><mean>0.25</mean><stddev>0.5</stddev></noise></gz:odometer>
+  </sensor></link></model></sdf>
+'''
+
+
+def test_a_sensor_with_an_undeclared_prefix_comes_back_from_usd(tmp_path: Path) -> None:
+    src, out, back = tmp_path / 'odo.sdf', tmp_path / 'odo.usda', tmp_path / 'back.sdf'
+    src.write_text(CUSTOM_SENSOR)
+    assert convert_file(src, to='usd', output_path=out, options=ConversionOptions()).ok
+    params = output_snapshot(str(out)).sensor_params['link::odo']
+    assert params == {'update_rate': 30.0, 'noise gz:odometer mean': 0.25,
+                      'noise gz:odometer stddev': 0.5}
+    result = convert_file(out, to='sdf', output_path=back, options=ConversionOptions())
+    assert result.ok
+    assert [e.message for e in result.report.entries if 'sensor' in e.message] == []
+    sensors = resolve(load_file(back)).sensors
+    assert [(s.element.name, s.element.type) for s in sensors] == [('odo', 'custom')]
+    assert 'gz:type="odometer"' in sensors[0].element.xml
+    assert pose_error(sensors[0].world, Transform.from_xyz_rpy((0.1, 0.2, 0.3), (0, 0, 0.4))) < TOL
