@@ -148,9 +148,13 @@ def _one_namespace(src: MjcfSource, model: Model) -> None:
         new, k = f'{item.name}_{suffix}', 2
         while new in taken:
             new, k = f'{item.name}_{suffix}{k}', k + 1
+        # A joint's own name comes back in URDF, MJCF and USD output (file_name below); the
+        # line says so, since every output's report carries it (Cassie's 22 hinges).
+        kept = (f'; URDF, MJCF and USD output keep [{item.name}] (libsdformat refuses such a '
+                'URDF)') if isinstance(item, Joint) else ''
         src.report.add(ReportKind.RENAMED, f'{tag}[{item.name}]', f'written as [{new}]: a '
                        'body has the same name, and SDFormat has one namespace for links, '
-                       'joints and frames', *src.where(tag, item.name))
+                       f'joints and frames{kept}', *src.where(tag, item.name))
         if isinstance(item, Joint):
             renamed[item.name] = new
             item.file_name = item.name  # URDF, MJCF and USD output give it back

@@ -158,3 +158,14 @@ def test_an_image_texture_is_the_visuals_albedo_map(tmp_path: Path) -> None:
     kinds = {e.element: e.kind for e in result.report.entries if e.element.startswith('texture[')}
     assert kinds == {'texture[paint]': ReportKind.REWRITTEN, 'texture[grid]': ReportKind.DROPPED}
     assert load_string(result.text, str(tmp_path / 'out.sdf')).diagnostics == []
+
+
+def test_a_renamed_joint_keeps_its_name_in_urdf_and_the_report_says_so() -> None:
+    """Menagerie's Cassie names each hinge after its body: only SDFormat renames the joint."""
+    result = convert_input(FEATURES, to='urdf', options=ConversionOptions(), input_format='mjcf')
+    assert result.ok and result.text is not None
+    joints = {j.get('name') for j in etree.fromstring(result.text.encode()).iter('joint')}
+    assert {'hip', 'knee'} <= joints and not {'hip_joint', 'knee_joint'} & joints
+    renamed = {e.element: e.message for e in result.report.entries if e.kind is ReportKind.RENAMED}
+    assert 'URDF, MJCF and USD output keep [hip]' in renamed['joint[hip]']
+    assert 'keep' not in renamed['site[base]']
