@@ -19,6 +19,11 @@ __all__ = ['locate_compile_error']
 
 _LINE = re.compile(r"Element (?:'[^']*'|name '[^']*'(?:, id \d+)?), line (\d+)")
 _OPENING = re.compile(r"Error opening file '([^']+)'")
+# A compile-time error names the element but gives no line: "Error: keyframe 'home': invalid
+# qpos size, expected 0, got 16 Element name 'home', id 0" (Menagerie's aloha/keyframe_ctrl.xml).
+_NAMED = re.compile(r"Element name '([^']+)', id \d+")
+_KIND = re.compile(r"Error: (\w+) '")
+_TAGS = {'keyframe': 'key'}  # MuJoCo's word for an object where it is not the tag
 _MAX_INCLUDES = 64  # a bound on <include> chains, which MuJoCo itself refuses to loop
 
 
@@ -39,7 +44,32 @@ def locate_compile_error(path: Path, message: str) -> tuple[str, int | None]:
             if name and (wanted == name or wanted.endswith('/' + name.lstrip('./'))):
                 line: object = el.sourceline  # (the stubs type it oddly)
                 return str(file), line if isinstance(line, int) else None
+    named = _NAMED.search(message)
+    if named is not None:
+        return _named(path, named.group(1), _KIND.search(message))
     return str(path), None
+
+
+def _named(path: Path, name: str, kind: re.Match[str] | None) -> tuple[str, int | None]:
+    """The element called ``name`` (of the kind the message names, when several are)."""
+    found = [(file, el) for file, el in _elements(path) if el.get('name') == name]
+    if len(found) > 1 and kind is not None:
+        tag = _TAGS.get(kind.group(1), kind.group(1))
+        found = [(file, el) for file, el in found if el.tag == tag]
+    if len(found) != 1:
+        return str(path), None
+    file, el = found[0]
+    line: object = el.sourceline
+    return str(file), _start(file, el.tag, line) if isinstance(line, int) else None
+
+
+def _start(file: Path, tag: str, line: int) -> int:
+    """The line of ``<tag``: libxml2 gives the one where a start tag spanning lines ends."""
+    lines = file.read_text(errors='replace').splitlines()
+    for k in range(min(line, len(lines)), 0, -1):
+        if f'<{tag}' in lines[k - 1]:
+            return k
+    return line
 
 
 def _elements(path: Path) -> Iterator[tuple[Path, etree._Element]]:

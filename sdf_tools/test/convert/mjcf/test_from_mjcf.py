@@ -256,6 +256,19 @@ def test_mujoco_refusal_cites_the_element_even_in_an_included_file(tmp_path: Pat
         assert 'MuJoCo cannot read' in result.report.errors[0].message
 
 
+def test_mujoco_refusal_of_a_keyframe_cites_its_start_line(tmp_path: Path) -> None:
+    # Menagerie's aloha/keyframe_ctrl.xml on its own: MuJoCo names the key, with no line.
+    bad = tmp_path / 'keys.xml'
+    bad.write_text('<mujoco>\n<worldbody><body name="home"><joint name="j"/>\n'
+                   '<geom size="1"/></body></worldbody>\n<keyframe>\n'
+                   '<key name="home" qpos="\n 0 0"\n ctrl=""/>\n</keyframe>\n</mujoco>\n')
+    result = convert_file(bad, to='sdf', output_path=tmp_path / 'out.sdf',
+                          options=ConversionOptions())
+    assert [(d.file, d.line) for d in result.report.errors] == [(str(bad), 5)], \
+        [str(d) for d in result.report.errors]
+    assert "keyframe 'home'" in result.report.errors[0].message
+
+
 def test_cli_exports_and_imports(tmp_path: Path) -> None:
     from sdf_tools.convert.command import main
     out = tmp_path / 'robot.mjcf'
