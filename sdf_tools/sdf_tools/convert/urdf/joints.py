@@ -26,9 +26,11 @@ Links between two moving joints get the mass ``default_mass`` and the
 inertia of a 1 cm radius of gyration: libsdformat drops a massless link
 together with everything below it.
 
-Limits: URDF ``revolute``/``prismatic`` need effort and velocity; an
-unlimited one (negative in SDFormat) is written as ``-1``, which libsdformat
-reads back as unlimited.
+Limits: URDF ``revolute``/``prismatic`` need effort and velocity. An
+unlimited effort (negative in SDFormat) is written as ``-1``, which libsdformat
+reads back as unlimited; an unlimited velocity as ``1e16``, SDFormat's bound for
+"no limit" (Drake's URDF parser aborts the process on a negative velocity, and
+ROS tools expect a positive one).
 """
 from __future__ import annotations
 
@@ -87,8 +89,16 @@ def same_frame(t: Transform) -> bool:
             and max(abs(q[0] - 1), abs(q[1]), abs(q[2]), abs(q[3])) <= SAME_FRAME_TOL)
 
 
+#: What an unlimited velocity is written as (SDFormat's and verify's bound for no limit).
+NO_VELOCITY_LIMIT = 1e16
+
+
 def _finite(x: float, fallback: float) -> float:
     return x if math.isfinite(x) else fallback
+
+
+def _velocity(v: float) -> float:
+    return v if 0 <= v < math.inf else NO_VELOCITY_LIMIT
 
 
 def _limit(step: Step) -> ULimit | None:
@@ -96,8 +106,8 @@ def _limit(step: Step) -> ULimit | None:
     if step.type == 'continuous':
         if not 0 <= a.effort < math.inf and not 0 <= a.velocity < math.inf:
             return None  # unlimited: -1 (SDFormat <= 1.9's default) or inf (1.10's)
-        return ULimit(_finite(a.effort, -1.0), _finite(a.velocity, -1.0))
-    return ULimit(_finite(a.effort, -1.0), _finite(a.velocity, -1.0),
+        return ULimit(_finite(a.effort, -1.0), _velocity(a.velocity))
+    return ULimit(_finite(a.effort, -1.0), _velocity(a.velocity),
                   _finite(a.lower, -1e16), _finite(a.upper, 1e16))
 
 
@@ -185,11 +195,16 @@ class JointBuilder:
                 text += f'; each link between two of them adds {num(self.default_mass)} kg'
             self.report.add(ReportKind.APPROXIMATED, f'joint[{j.scoped}]', text,
                             *where(j.joint.loc))
-        if any(uj.limit is not None and min(uj.limit.effort, uj.limit.velocity) < 0
+        if any(uj.limit is not None and uj.limit.effort < 0 for uj in out.joints):
+            self.report.add(ReportKind.REWRITTEN, f'joint[{j.scoped}]',
+                            'unlimited effort written as -1 (libsdformat reads it '
+                            'back as unlimited; ROS tools expect a positive limit)',
+                            *where(j.joint.loc))
+        if any(uj.limit is not None and uj.limit.velocity == NO_VELOCITY_LIMIT
                for uj in out.joints):
             self.report.add(ReportKind.REWRITTEN, f'joint[{j.scoped}]',
-                            'unlimited effort or velocity written as -1 (libsdformat reads it '
-                            'back as unlimited; ROS tools expect a positive limit)',
+                            'unlimited velocity written as 1e16, SDFormat\'s bound for no limit '
+                            '(Drake\'s URDF parser aborts on a negative velocity)',
                             *where(j.joint.loc))
 
     def expand(self, j: FlatJoint) -> JointOut:
