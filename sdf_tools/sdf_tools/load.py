@@ -222,9 +222,12 @@ def _read_root(root: etree._Element, source: str | None,
             root = root2
         doc, diags = read_urdf_root(root, source)
         return LoadResult(doc, list(diags))
+    # A Menagerie model given to check/inspect/report: say which commands read MJCF.
+    hint = ('; MJCF is read by sdf_tools convert and verify (convert FILE --to sdf -o OUT.sdf)'
+            if root.tag == 'mujoco' else '')
     return LoadResult(None, [Diagnostic(
         ErrorCode.ELEMENT_INVALID,
-        f'root element <{root.tag}> is neither <sdf> nor <robot>', source, line_of(root))],
+        f'root element <{root.tag}> is neither <sdf> nor <robot>{hint}', source, line_of(root))],
         usable=False)
 
 

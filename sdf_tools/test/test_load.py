@@ -65,3 +65,14 @@ def test_directory_input_uses_model_config(tmp_path: Path) -> None:
     result = load_file(tmp_path)
     assert result.valid and result.document is not None and result.document.model is not None
     assert result.document.model.name == 'new'
+
+
+def test_an_mjcf_file_is_refused_with_the_commands_that_read_it(tmp_path: Path) -> None:
+    path = tmp_path / 'g1.xml'
+    path.write_text('<mujoco model="g1">\n<worldbody/>\n</mujoco>\n')
+    result = load_file(path)
+    assert not result.usable
+    first = result.diagnostics[0]
+    assert (first.file, first.line) == (str(path), 1)
+    assert 'neither <sdf> nor <robot>' in first.message
+    assert 'MJCF is read by sdf_tools convert and verify' in first.message
