@@ -203,8 +203,8 @@ class JointBuilder:
         if any(uj.limit is not None and uj.limit.velocity == NO_VELOCITY_LIMIT
                for uj in out.joints):
             self.report.add(ReportKind.REWRITTEN, f'joint[{j.scoped}]',
-                            'unlimited velocity written as 1e16, SDFormat\'s bound for no limit '
-                            '(Drake\'s URDF parser aborts on a negative velocity)',
+                            "unlimited velocity written as 1e16, SDFormat's bound for no limit "
+                            "(Drake's URDF parser aborts on a negative velocity)",
                             *where(j.joint.loc))
 
     def expand(self, j: FlatJoint) -> JointOut:
