@@ -15,7 +15,7 @@ from pathlib import Path
 
 from lxml import etree
 
-__all__ = ['locate_compile_error']
+__all__ = ['locate_compile_error', 'lfs_pointer']
 
 _LINE = re.compile(r"Element (?:'[^']*'|name '[^']*'(?:, id \d+)?), line (\d+)")
 _OPENING = re.compile(r"Error opening file '([^']+)'")
@@ -91,3 +91,34 @@ def _elements(path: Path) -> Iterator[tuple[Path, etree._Element]]:
                 todo.append(file.parent / str(el.get('file')))
             else:
                 yield file, el
+
+
+_LFS = b'version https://git-lfs.github.com/spec/'
+_DIRS = {'mesh': 'meshdir', 'hfield': 'meshdir', 'skin': 'meshdir', 'texture': 'texturedir'}
+
+
+def lfs_pointer(path: Path) -> tuple[str, int | None, str] | None:
+    """The first asset of ``path`` whose file is a Git LFS pointer: (file, line, asset path).
+
+    A Menagerie checkout without ``git lfs pull`` has pointers for meshes, which MuJoCo
+    refuses with a message about the mesh ("at least 4 vertices required"), not the file.
+    """
+    compiler: dict[str, str] = {}
+    for file, el in _elements(path):
+        if el.tag == 'compiler':
+            compiler.update({str(k): str(v) for k, v in el.attrib.items()})
+            continue
+        name = el.get('file')
+        if el.tag not in _DIRS or not name:
+            continue
+        folder = compiler.get(_DIRS[el.tag]) or compiler.get('assetdir') or ''
+        asset = path.parent / folder / str(name)
+        try:
+            with asset.open('rb') as f:
+                head = f.read(len(_LFS))
+        except OSError:
+            continue
+        if head == _LFS:
+            line: object = el.sourceline
+            return str(file), line if isinstance(line, int) else None, str(asset)
+    return None

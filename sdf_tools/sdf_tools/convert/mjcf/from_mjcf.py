@@ -19,7 +19,7 @@ from typing import Any
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
-from sdf_tools.convert.mjcf.compile_error import locate_compile_error
+from sdf_tools.convert.mjcf.compile_error import lfs_pointer, locate_compile_error
 from sdf_tools.convert.mjcf.import_lines import in_mjcf, line_map, name_mjcf, origins
 from sdf_tools.convert.mjcf.read_contact import option_losses, texture_losses, world_physics
 from sdf_tools.convert.mjcf.read_keyframe import read_initial_key
@@ -77,6 +77,11 @@ def _compile(path: Path) -> MjcfSource | Diagnostic:
     except Exception as err:  # MuJoCo raises ValueError and others with its own message
         text = str(err).strip().replace('\n', ' ')
         file, line = locate_compile_error(path, text)
+        pointer = lfs_pointer(path)
+        if pointer is not None:
+            file, line, asset = pointer
+            text = (f'[{asset}] is a Git LFS pointer, not the file it stands for (git lfs pull '
+                    f'fetches it); MuJoCo: {text}')
         return Diagnostic(ErrorCode.FILE_READ, f'MuJoCo cannot read [{path}]: {text}', file, line)
     data = mujoco.MjData(model)
     mujoco.mj_kinematics(model, data)

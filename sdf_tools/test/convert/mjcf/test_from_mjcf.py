@@ -269,6 +269,24 @@ def test_mujoco_refusal_of_a_keyframe_cites_its_start_line(tmp_path: Path) -> No
     assert "keyframe 'home'" in result.report.errors[0].message
 
 
+def test_a_mesh_left_as_a_git_lfs_pointer_is_named(tmp_path: Path) -> None:
+    # A Menagerie clone without `git lfs pull`: MuJoCo only says "at least 4 vertices required".
+    (tmp_path / 'assets').mkdir()
+    (tmp_path / 'assets' / 'link0.obj').write_text(
+        'version https://git-lfs.github.com/spec/v1\noid sha256:' + '0' * 64 + '\nsize 9\n')
+    (tmp_path / 'robot.xml').write_text(
+        '<mujoco>\n<compiler meshdir="assets"/>\n<asset>\n'
+        '<mesh name="link0" file="link0.obj"/>\n</asset>\n'
+        '<worldbody><body><geom type="mesh" mesh="link0"/></body></worldbody>\n</mujoco>\n')
+    scene = tmp_path / 'scene.xml'
+    scene.write_text('<mujoco>\n<include file="robot.xml"/>\n</mujoco>\n')
+    result = convert_file(scene, to='sdf', output_path=tmp_path / 'out.sdf',
+                          options=ConversionOptions())
+    assert [(d.file, d.line) for d in result.report.errors] == [(str(tmp_path / 'robot.xml'), 4)]
+    assert f'[{tmp_path / "assets" / "link0.obj"}] is a Git LFS pointer' in \
+        result.report.errors[0].message
+
+
 def test_cli_exports_and_imports(tmp_path: Path) -> None:
     from sdf_tools.convert.command import main
     out = tmp_path / 'robot.mjcf'
