@@ -49,7 +49,12 @@ _LOST = [('nu', 'actuator', 'actuator'), ('ntendon', 'tendon', 'tendon'),
          ('nsensor', 'sensor', 'sensor'), ('ncam', 'camera', 'camera'),
          ('nlight', 'light', 'light'), ('nkey', 'key', 'keyframe'),
          ('npair', 'pair', 'contact pair'), ('nexclude', 'exclude', 'contact exclude'),
-         ('nplugin', 'plugin', 'plugin')]
+         ('nplugin', 'plugin', 'plugin'), ('nskin', 'skin', 'skin'),
+         ('nflex', 'flex', 'flexible body')]
+# <custom> elements other than the ones our MJCF export writes and reads back (reader.py):
+# Menagerie's barkour_v0_mjx.xml keeps its initial pose as <numeric name="init_qpos">.
+_CUSTOM = [('nnumeric', 'numeric', ('velocity_limit:', 'sensor_update_rate:')),
+           ('ntext', 'text', ('sdf_tools:', 'sensor_noise:')), ('ntuple', 'tuple', ())]
 
 
 def _spec(mujoco: Any, path: Path) -> Any:
@@ -122,6 +127,21 @@ def _losses(src: MjcfSource, carried: bool, read: dict[str, set[int]] | None = N
             name = str(obj(k).name) if obj is not None else ''
             src.report.add(ReportKind.DROPPED, f'{tag}[{name or k}]', f'{what}: the '
                            'description model has no counterpart', *src.where(tag, name))
+    _custom_losses(src)
+
+
+def _custom_losses(src: MjcfSource) -> None:
+    import mujoco  # loaded by _compile
+    m = src.model
+    kinds = {'numeric': mujoco.mjtObj.mjOBJ_NUMERIC, 'text': mujoco.mjtObj.mjOBJ_TEXT,
+             'tuple': mujoco.mjtObj.mjOBJ_TUPLE}
+    for count, tag, ours in _CUSTOM:
+        for k in range(int(getattr(m, count, 0))):
+            name = mujoco.mj_id2name(m, kinds[tag], k) or ''
+            if ours and name.startswith(ours):
+                continue
+            src.report.add(ReportKind.DROPPED, f'custom/{tag}[{name or k}]', f'<custom><{tag}>: '
+                           'the description model has no counterpart', *src.where(tag, name))
 
 
 def _world_link(src: MjcfSource, model: Model) -> None:

@@ -25,6 +25,7 @@ from hypothesis.errors import InvalidArgument
 from convert.mjcf.mujoco_check import INERTIA_RTOL, TOL, source_flats
 from convert.test_roundtrip import SETTINGS, sdf_models, urdf_robots
 from sdf_tools.convert.api import convert_file, convert_input
+from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.flatten import pose_in_link
 from sdf_tools.convert.mjcf.from_mjcf import load_mjcf
 from sdf_tools.convert.mjcf.to_mjcf import convert_to_mjcf
@@ -285,6 +286,24 @@ def test_a_mesh_left_as_a_git_lfs_pointer_is_named(tmp_path: Path) -> None:
     assert [(d.file, d.line) for d in result.report.errors] == [(str(tmp_path / 'robot.xml'), 4)]
     assert f'[{tmp_path / "assets" / "link0.obj"}] is a Git LFS pointer' in \
         result.report.errors[0].message
+
+
+def test_custom_data_the_export_did_not_write_is_reported_dropped(tmp_path: Path) -> None:
+    # Menagerie's barkour_v0_mjx.xml keeps its initial pose as <numeric name="init_qpos">.
+    path = tmp_path / 'custom.xml'
+    path.write_text('<mujoco>\n<custom>\n<numeric name="init_qpos" data="0 0 0.2"/>\n'
+                    '<numeric name="velocity_limit:hinge" data="2"/>\n'
+                    '<text name="note" data="hello"/>\n'
+                    '<tuple name="group"><element objtype="body" objname="b"/></tuple>\n'
+                    '</custom>\n<worldbody><body name="b"><joint name="hinge"/>'
+                    '<geom size="0.1"/></body></worldbody>\n</mujoco>\n')
+    result = convert_file(path, to='sdf', output_path=tmp_path / 'out.sdf',
+                          options=ConversionOptions())
+    assert result.ok
+    dropped = {e.element: e.line for e in result.report.entries
+               if e.kind is ReportKind.DROPPED and e.element.startswith('custom/')}
+    assert dropped == {'custom/numeric[init_qpos]': 3, 'custom/text[note]': 5,
+                       'custom/tuple[group]': 6}
 
 
 def test_cli_exports_and_imports(tmp_path: Path) -> None:
