@@ -52,7 +52,11 @@ def locate_compile_error(path: Path, message: str) -> tuple[str, int | None]:
 
 def _named(path: Path, name: str, kind: re.Match[str] | None) -> tuple[str, int | None]:
     """The element called ``name`` (of the kind the message names, when several are)."""
-    found = [(file, el) for file, el in _elements(path) if el.get('name') == name]
+    every = list(_elements(path))
+    found = [(file, el) for file, el in every if el.get('name') == name]
+    if not found:  # an asset without a name is called after its file (Menagerie's stretch.xml)
+        found = [(file, el) for file, el in every if el.tag in _DIRS and el.get('name') is None
+                 and Path(str(el.get('file') or '')).stem == name]
     if len(found) > 1 and kind is not None:
         tag = _TAGS.get(kind.group(1), kind.group(1))
         found = [(file, el) for file, el in found if el.tag == tag]

@@ -306,6 +306,22 @@ def test_custom_data_the_export_did_not_write_is_reported_dropped(tmp_path: Path
                        'custom/tuple[group]': 6}
 
 
+def test_mujoco_refusal_of_an_unnamed_mesh_cites_its_asset_line(tmp_path: Path) -> None:
+    # Menagerie's hello_robot_stretch/scene.xml with MuJoCo 3.3+: "mesh volume is too small:
+    # base_link_2 ... Element name 'base_link_2', id 1, line 0", a mesh named after its file.
+    (tmp_path / 'tiny.obj').write_text('v 0 0 0\nv 1e-7 0 0\nv 0 1e-7 0\nv 0 0 1e-7\n'
+                                      'f 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n')
+    (tmp_path / 'robot.xml').write_text(
+        '<mujoco>\n<asset>\n<mesh file="tiny.obj"/>\n</asset>\n<worldbody><body>'
+        '<geom type="mesh" mesh="tiny"/></body></worldbody>\n</mujoco>\n')
+    scene = tmp_path / 'scene.xml'
+    scene.write_text('<mujoco>\n<include file="robot.xml"/>\n</mujoco>\n')
+    result = convert_file(scene, to='sdf', output_path=tmp_path / 'out.sdf',
+                          options=ConversionOptions())
+    assert [(d.file, d.line) for d in result.report.errors] == [(str(tmp_path / 'robot.xml'), 3)], \
+        [str(d) for d in result.report.errors]
+
+
 def test_cli_exports_and_imports(tmp_path: Path) -> None:
     from sdf_tools.convert.command import main
     out = tmp_path / 'robot.mjcf'
