@@ -364,13 +364,18 @@ def parse_kept(xml: str | bytes) -> etree._Element:
     libsdformat reads ``<fdir1 gz:expressed_in="chassis">`` in a file that declares no
     ``gz`` namespace (gz-sim's skid_steer_mecanum.sdf), and so do we (libxml2's recover
     mode keeps the prefixed name); the element kept verbatim then holds that undeclared
-    prefix, which a strict parse refuses. Anything else malformed still raises
+    prefix (or a name such as ``gz::system_priority``), which a strict parse refuses.
+    Anything else malformed still raises
     ``XMLSyntaxError``.
     """
     data = xml.encode('utf-8') if isinstance(xml, str) else xml
+    parser = _parser()
     try:
-        return etree.fromstring(data, _parser())
-    except etree.XMLSyntaxError as err:
-        if 'Namespace prefix' not in str(err):
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError:
+        # What the reader tolerates (_tolerated): namespace errors only, which include a
+        # name with two colons (gz-sim's sensors.sdf: <gz::system_priority>).
+        log = list(parser.error_log)
+        if not log or any(e.domain != etree.ErrorDomains.NAMESPACE for e in log):
             raise
         return etree.fromstring(data, _parser(recover=True))
