@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -19,12 +20,13 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.gazebo import GazeboTarget, using
 from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.inertia import inertia_is_valid
-from sdf_tools.model.massless import is_massless
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.urdf.joint import unlimited_axis
 from sdf_tools.urdf.releases import rules
 from sdf_tools.xmlsafe import parse_kept
+
+if TYPE_CHECKING:
+    from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 #: The ``<gazebo reference="joint">`` switches that keep a fixed joint from being lumped.
 LUMPING_SWITCHES = ('preserveFixedJoint', 'disableFixedJointLumping')
@@ -124,72 +126,50 @@ def preserved_joints(model: Model) -> set[str]:
     return set().union(*_switches(model).values())
 
 
-def lumped_joints(model: Model) -> set[str]:
-    """Fixed joints libsdformat lumps away (a fixed joint to ``world`` stays)."""
+def reducible_joints(model: Model) -> frozenset[str]:
+    """Fixed joints ``FixedJointShouldBeReduced`` accepts: not preserved (``world``'s too)."""
     keep = preserved_joints(model)
-    return {j.name for j in model.joints
-            if j.type == 'fixed' and j.parent != 'world' and j.name not in keep}
+    return frozenset(j.name for j in model.joints if j.type == 'fixed' and j.name not in keep)
 
 
-def _lumped_inertial(root: Link, children: dict[str, list[tuple[Joint, Link]]],
-                     lumped: set[str]) -> Inertial | None:
-    """The inertial of ``root`` with every link lumped into it (None if massless)."""
-    # Imported here: it needs numpy, which the loader does without (see sdf/link.py).
-    from sdf_tools.model.inertia import combine_inertials
+def lumped_of(model: Model, reducible: frozenset[str]) -> frozenset[str]:
+    """The ``reducible`` joints ``ReduceFixedJoints`` lumps: all but those from ``world``."""
+    return frozenset(j.name for j in model.joints if j.name in reducible and j.parent != 'world')
 
-    total: Inertial | None = root.inertial
-    stack: list[tuple[Link, Transform]] = [(root, IDENTITY)]
-    while stack:
-        link, x_rl = stack.pop()
-        for joint, child in children.get(link.name, []):
-            if joint.name not in lumped:
-                continue
-            x_rc = x_rl * (joint.pose.value if joint.pose is not None else IDENTITY)
-            if child.inertial is not None:
-                total = combine_inertials(total, child.inertial, x_rc)
-            stack.append((child, x_rc))
-    return total
+
+def lumped_joints(model: Model) -> frozenset[str]:
+    """Fixed joints libsdformat lumps away (a fixed joint to ``world`` stays)."""
+    return lumped_of(model, reducible_joints(model))
 
 
 def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
-                    elements: dict[str, etree._Element]) -> None:
+                    elements: dict[str, etree._Element], walk: UrdfWalk) -> None:
     """Report what libsdformat rejects in the converted URDF, at the right element."""
-    lumped = lumped_joints(model)
     drops_by_sign = rules().warns_dropped_links
-    links = {lk.name: lk for lk in model.links}
-    children: dict[str, list[tuple[Joint, Link]]] = {}
-    lumped_links: set[str] = set()
-    for j in model.joints:
-        if j.child in links:
-            children.setdefault(j.parent, []).append((j, links[j.child]))
-            if j.name in lumped:
-                lumped_links.add(j.child)
     for link in model.links:
-        if link.inertial is None and link.name in lumped_links:
-            continue
-        # A link without <inertial> is judged too when lumped links give it one.
-        own_ok = link.inertial is None or inertia_is_valid(link.inertial.mass, link.inertial.inertia)
-        if link.name in lumped_links:
-            if not own_ok:
+        joint = walk.parent_joint.get(link.name)
+        if joint is not None and joint.name in walk.lumped:
+            inertial = link.inertial
+            if inertial is not None and not inertia_is_valid(inertial.mass, inertial.inertia):
                 ctx.warn(ErrorCode.LINK_INERTIA_INVALID,
                          f'link [{link.name}] has invalid inertia; libsdformat lumps it into its '
                          'parent and checks only the sum', elements.get(link.name))
             continue
-        summed = _lumped_inertial(link, children, lumped)
-        if summed is None or (drops_by_sign and is_massless(summed)):
+        # A link without <inertial> is judged too when lumped links give it one.
+        summed = walk.lumped_inertial(link.name)
+        if summed is None or (drops_by_sign and walk.massless(link.name)):
             continue  # 14+ leaves a link of mass <= 0 out (warn_dropped_links): nothing to judge
         if not inertia_is_valid(summed.mass, summed.inertia):
-            absorbs = any(j.name in lumped for j, _ in children.get(link.name, []))
             ctx.error(ErrorCode.LINK_INERTIA_INVALID,
                       f'A link named {link.name} has invalid inertia'
-                      + (' (with the links lumped into it)' if absorbs else '') + '.',
-                      elements.get(link.name))
+                      + (' (with the links lumped into it)' if walk.absorbs(link.name) else '')
+                      + '.', elements.get(link.name))
     # #1148 (13.1): a lumped joint leaves a frame of its own name, which clashes as well.
     frames_kept = rules().lumped_frames
     for old, new in renamed.items():
         joint = next((j for j in model.joints if j.name == new), None)
-        if joint is not None and (joint.name not in lumped or frames_kept):
-            kept = ' (as the frame of the lumped joint)' if joint.name in lumped else ''
+        if joint is not None and (joint.name not in walk.lumped or frames_kept):
+            kept = ' (as the frame of the lumped joint)' if joint.name in walk.lumped else ''
             ctx.error(ErrorCode.DUPLICATE_NAME, f'joint [{old}]{NAME_CLASH}{kept} when it '
                       'converts the URDF: Gazebo refuses the model', elements.get(old))
 
@@ -208,7 +188,7 @@ def is_name_clash(d: Diagnostic) -> bool:
     return d.code is ErrorCode.DUPLICATE_NAME and NAME_CLASH in d.message
 
 
-def warn_dropped_links(ctx: ReadContext, model: Model, roots: list[str],
+def warn_dropped_links(ctx: ReadContext, model: Model, walk: UrdfWalk,
                        elements: dict[str, etree._Element],
                        joint_elements: dict[str, etree._Element] | None = None) -> None:
     """Warn, as libsdformat 14+ does, about each URDF link it leaves out for its mass.
@@ -220,41 +200,29 @@ def warn_dropped_links(ctx: ReadContext, model: Model, roots: list[str],
     part of its parent). That includes a fixed joint from ``world``, which is never
     lumped: such a link is silently not written, and the joints to its children name a
     link that is not there (:func:`_refuse_world_child`). libsdformat 12.3 says nothing
-    (the reader's ``MASSLESS_LINK`` does).
+    (the reader's ``MASSLESS_LINK`` does). The links are judged in ``CreateSDF``'s order
+    (:meth:`~sdf_tools.urdf.lumping_walk.UrdfWalk.create_sdf`).
     """
     if not rules().warns_dropped_links:
         return
-    links = {lk.name: lk for lk in model.links}
-    lumped = lumped_joints(model)
-    reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
-    children: dict[str, list[tuple[Joint, Link]]] = {}
-    parent_joint: dict[str, Joint] = {}
-    for j in model.joints:
-        if j.child in links:
-            children.setdefault(j.parent, []).append((j, links[j.child]))
-            parent_joint[j.child] = j
-    stack = [r for r in roots if r in links or r == 'world']
-    while stack:
-        name = stack.pop()
-        joint = parent_joint.get(name)
-        kept = joint is not None and joint.name in lumped
-        if name != 'world' and not kept:
-            summed = _lumped_inertial(links[name], children, lumped)
-            if is_massless(summed) and joint is not None and joint.name in reducible:
-                _refuse_world_child(ctx, model, name, joint, children.get(name, []), lumped,
-                                    joint_elements or {})
-            elif is_massless(summed):
-                ctx.warn(ErrorCode.LINK_INERTIA_INVALID, _dropped_message(
-                    links[name], summed, joint, children.get(name, [])), elements.get(name))
-                continue
-        stack.extend(c.name for _, c in children.get(name, []))
+    for visit in walk.create_sdf():
+        if not visit.massless:
+            continue
+        name = visit.link
+        joint = walk.parent_joint.get(name)
+        kids = walk.children.get(name, [])
+        if visit.stops:
+            ctx.warn(ErrorCode.LINK_INERTIA_INVALID, _dropped_message(
+                walk.links[name], walk.lumped_inertial(name), joint, kids), elements.get(name))
+        elif joint is not None and joint.name not in walk.lumped:
+            _refuse_world_child(ctx, model, name, joint, kids, walk.lumped, joint_elements or {})
 
 
 WORLD_CHILD = 'has no mass and is fixed to world'  # in the error _refuse_world_child gives
 
 
 def _refuse_world_child(ctx: ReadContext, model: Model, name: str, joint: Joint,
-                        kids: list[tuple[Joint, Link]], lumped: set[str],
+                        kids: list[Joint], lumped: frozenset[str],
                         elements: dict[str, etree._Element]) -> None:
     """libsdformat 14+'s verdict on the joints below a massless link fixed to ``world``.
 
@@ -263,7 +231,7 @@ def _refuse_world_child(ctx: ReadContext, model: Model, name: str, joint: Joint,
     link that is not in the model (libsdformat 14.9 gives POSE_RELATIVE_TO_INVALID first,
     then JOINT_PARENT_LINK_INVALID). A conversion that gives the link a mass repairs it.
     """
-    for j, _ in kids:
+    for j in kids:
         if j.name in lumped:
             continue
         ctx.error(ErrorCode.POSE_RELATIVE_TO_INVALID,
@@ -280,7 +248,7 @@ def is_massless_world_child(d: Diagnostic) -> bool:
 
 
 def _dropped_message(link: Link, summed: Inertial | None, joint: Joint | None,
-                     kids: list[tuple[Joint, Link]]) -> str:
+                     kids: list[Joint]) -> str:
     """libsdformat 14's words for a link it leaves out (``urdf2sdf: link[...] has ...``)."""
     had = ('has no <inertial> block defined' if link.inertial is None and summed is None else
            f'has a mass value of {summed.mass if summed else 0.0:g}, less than or equal to zero')
@@ -288,9 +256,9 @@ def _dropped_message(link: Link, summed: Inertial | None, joint: Joint | None,
     if joint is not None:
         lost.append(f'parent joint [{joint.name}]')
     if kids:
-        lost.append(f'{len(kids)} child link(s) [{", ".join(c.name for _, c in kids)}] and '
+        lost.append(f'{len(kids)} child link(s) [{", ".join(j.child for j in kids)}] and '
                     'everything below')
-    fixed = [j.name for j in ([joint] if joint is not None else []) + [j for j, _ in kids]
+    fixed = [j.name for j in ([joint] if joint is not None else []) + kids
              if j.type == 'fixed']
     hint = (f'; allowing joint lumping (no preserveFixedJoint/disableFixedJointLumping on '
             f'[{", ".join(fixed)}]) could resolve it' if fixed else '')
@@ -312,66 +280,31 @@ def is_massless_root(d: Diagnostic) -> bool:
     return d.code is ErrorCode.MODEL_WITHOUT_LINK and d.message.startswith(MASSLESS_ROOT)
 
 
-def check_massless_root(ctx: ReadContext, model: Model, root: str,
-                        element: etree._Element | None) -> None:
-    """Refuse the robot, as libsdformat does, when its root link has no mass.
+def check_massless_root(ctx: ReadContext, walk: UrdfWalk,
+                        elements: dict[str, etree._Element]) -> None:
+    """Refuse the robot, as libsdformat does, when its conversion writes no link.
 
     libsdformat's URDF conversion skips a link without ``<inertial>`` or with mass
     0 (after fixed-joint lumping has added its fixed children's masses), together
-    with its parent joint and everything below it. For the root link that is the
-    whole robot: the model is left without a link (``MODEL_WITHOUT_LINK``). Our
-    model keeps the links (every frame is still known to ROS tools).
+    with its parent joint and everything below it (:meth:`UrdfWalk.create_sdf`). For
+    the root link that is the whole robot: the model is left without a link
+    (``MODEL_WITHOUT_LINK``). A robot rooted at ``world`` loses every link when each
+    child of ``world`` is such a link, or (14+) a massless one under a fixed joint with
+    no written link below it. Our model keeps the links (every frame is still known
+    to ROS tools).
     """
-    links = {lk.name: lk for lk in model.links}
-    if root not in links:
+    tops = walk.tops()
+    if not tops or tops[0] not in walk.links or any(v.written for v in walk.create_sdf()):
         return
-    lumped = lumped_joints(model)
-    children: dict[str, list[tuple[Joint, Link]]] = {}
-    for j in model.joints:
-        if j.child in links:
-            children.setdefault(j.parent, []).append((j, links[j.child]))
-    summed = _lumped_inertial(links[root], children, lumped)
-    if not is_massless(summed):
+    first = tops[0]
+    if walk.roots != ['world']:
+        ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
+                  f'{MASSLESS_ROOT}{first}] has no mass (no <inertial>, or mass 0, also with its '
+                  'fixed children lumped in): libsdformat drops a massless link with everything '
+                  'below it, so no link is left and Gazebo refuses the robot. Fix: give it an '
+                  '<inertial> with a positive mass (`sdf_tools convert` to SDFormat gives it a '
+                  'reported small mass unless --massless-links drop|error)', elements.get(first))
         return
-    ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
-              f'{MASSLESS_ROOT}{root}] has no mass (no <inertial>, or mass 0, also with its '
-              'fixed children lumped in): libsdformat drops a massless link with everything '
-              'below it, so no link is left and Gazebo refuses the robot. Fix: give it an '
-              '<inertial> with a positive mass (`sdf_tools convert` to SDFormat gives it a '
-              'reported small mass unless --massless-links drop|error)', element)
-
-
-def check_world_root(ctx: ReadContext, model: Model, elements: dict[str, etree._Element]) -> None:
-    """Refuse a robot rooted at ``world`` of which libsdformat writes no link.
-
-    ``CreateSDF`` runs on each child of ``world``; in 12.3 a link without mass (its own, for a
-    lumped one) is left out with its subtree; in 14+ the mass <= 0 one is, except under a
-    joint lumping may reduce (then its children are still visited). No link left:
-    ``MODEL_WITHOUT_LINK``, as for a massless root link (:func:`check_massless_root`).
-    """
-    links = {lk.name: lk for lk in model.links}
-    lumped = lumped_joints(model)
-    reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
-    newer = rules().lumped_massless_kept
-    children: dict[str, list[tuple[Joint, Link]]] = {}
-    for j in model.joints:
-        if j.child in links:
-            children.setdefault(j.parent, []).append((j, links[j.child]))
-
-    def writes(name: str, joint: Joint) -> bool:
-        if joint.name in lumped:  # not written itself; 12.3 still stops at a massless one
-            if not newer and is_massless(links[name].inertial):
-                return False
-        elif not is_massless(_lumped_inertial(links[name], children, lumped)):
-            return True
-        elif not (newer and joint.name in reducible):
-            return False
-        return any(writes(c.name, j) for j, c in children.get(name, []))
-
-    tops = children.get('world', [])
-    if not tops or any(writes(c.name, j) for j, c in tops):
-        return
-    first = tops[0][1].name
     ctx.error(ErrorCode.MODEL_WITHOUT_LINK,
               f'{MASSLESS_ROOT}{first}] (a child of world) has no mass, nor any other link '
               'libsdformat would write: it leaves out each massless link with everything below '

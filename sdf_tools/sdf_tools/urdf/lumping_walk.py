@@ -5,28 +5,44 @@ children in the order of their joints' names: urdfdom keeps joints in a ``std::m
 
 * ``ReduceFixedJoints`` from the root link: a link's fixed children first (depth
   first), then the link itself into its parent when its joint is lumped, then its
-  moving children. A joint is lumped when it is ``fixed``, not named by
-  ``preserveFixedJoint``/``disableFixedJointLumping`` and its parent is not ``world``.
-  The order decides the running sums of ``ReduceInertialToParent``.
+  moving children. Which joints are lumped is :mod:`sdf_tools.urdf.conversion`'s rule
+  (:func:`~sdf_tools.urdf.conversion.reducible_joints`). The order decides the running
+  sums of ``ReduceInertialToParent``: a link's ``<inertial>`` is, from then on, its own
+  with its lumped children's added (:meth:`UrdfWalk.lumped_inertial`).
 * ``CreateSDF`` from the root (from ``world``'s children when the root is ``world``):
   a link without mass after lumping stops the walk below it -- in 12.3 always, from
   12.7.2/13.5/14.0 (gazebosim/sdformat#1238) unless its own fixed joint is reducible;
   a link is written when it has mass and its joint is not reduced (or it hangs from
-  ``world``).
+  ``world``). "Without mass" is the target's :func:`~sdf_tools.model.massless.is_zero_mass`
+  (``equal(m, 0)`` in 12.3, ``m <= 0`` from 14 on) of the lumped sum.
 
-The verdicts in :mod:`sdf_tools.urdf.conversion` predate this module and walk the
-tree their own way; new rules (the #1148 frames, the 0/0 centre of mass) use it.
+Every verdict on a converted URDF reads one walk per load: the reader's checks in
+:mod:`sdf_tools.urdf.conversion` (inertia, dropped links, no link left), the #1148
+frames (:mod:`sdf_tools.urdf.lumped_frames`), the 0/0 centre of mass
+(:mod:`sdf_tools.urdf.zero_mass_sum`), and the converter's emulation of what
+libsdformat leaves out (:mod:`sdf_tools.convert.sdf.from_urdf`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from sdf_tools.model import Joint, Link, Model
+from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.massless import is_zero_mass
-from sdf_tools.urdf.conversion import preserved_joints
+from sdf_tools.transform import IDENTITY
+from sdf_tools.urdf.conversion import lumped_of, reducible_joints
 from sdf_tools.urdf.releases import rules
 
-__all__ = ['UrdfWalk', 'urdf_walk']
+__all__ = ['UrdfWalk', 'Visit', 'urdf_walk']
+
+
+class Visit(NamedTuple):
+    """What ``CreateSDF`` does at one link it reaches."""
+
+    link: str
+    massless: bool   # no mass after lumping (the target's test)
+    written: bool    # CreateLink writes it
+    stops: bool      # it returns here: the link, its parent joint and its subtree are left out
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +55,7 @@ class UrdfWalk:
     roots: list[str]                          # 'world' when a joint names it
     lumped: frozenset[str]                    # joints ReduceFixedJoints lumps
     reducible: frozenset[str]                 # FixedJointShouldBeReduced (world too)
+    _sums: dict[str, Inertial | None] = field(default_factory=dict, compare=False, repr=False)
 
     def lumping_order(self) -> list[Joint]:
         """The lumped joints in the order ``ReduceFixedJoints`` lumps their child links."""
@@ -74,57 +91,83 @@ class UrdfWalk:
             joint = self.parent_joint.get(link)
         return link
 
-    def lumped_mass(self, link: str, memo: dict[str, float | None] | None = None) -> float | None:
-        """The mass of ``link`` with its lumped children's added (None: no ``<inertial>``).
+    def absorbs(self, link: str) -> bool:
+        """Whether a lumped joint brings a child link into ``link``."""
+        return any(j.name in self.lumped for j in self.children.get(link, []))
 
-        ``ReduceInertialToParent`` gives a parent without one an ``<inertial>`` of mass 0
-        when it adds a child that has one.
+    def lumped_inertial(self, link: str) -> Inertial | None:
+        """The ``<inertial>`` of ``link`` once its lumped children are added (None: none).
+
+        ``ReduceInertialToParent`` adds each lumped child, itself complete, in the order
+        of its joint's name, at the joint's origin; a parent without ``<inertial>`` gets
+        one of mass 0 first. The converter lumps in the same order
+        (:mod:`sdf_tools.convert.sdf.lumping`), so both get the same numbers.
         """
-        memo = {} if memo is None else memo
-        if link in memo:
-            return memo[link]
-        memo[link] = None  # a loop (refused by the reader) ends here
+        if link in self._sums:
+            return self._sums[link]
+        self._sums[link] = None  # a loop (refused by the reader) ends here
         lk = self.links.get(link)
-        total = lk.inertial.mass if lk is not None and lk.inertial is not None else None
+        total = lk.inertial if lk is not None else None
         for j in self.children.get(link, []):
-            if j.name in self.lumped:
-                m = self.lumped_mass(j.child, memo)
-                if m is not None:
-                    total = (total or 0.0) + m
-        memo[link] = total
+            if j.name not in self.lumped:
+                continue
+            child = self.lumped_inertial(j.child)
+            if child is not None:
+                # Imported here: it needs numpy, which the loader does without (sdf/link.py).
+                from sdf_tools.model.inertia import combine_inertials
+                total = combine_inertials(total, child,
+                                          j.pose.value if j.pose is not None else IDENTITY)
+        self._sums[link] = total
         return total
 
-    def written_links(self) -> set[str]:
-        """The links ``CreateSDF`` writes (the rules of the target being read for)."""
+    def massless(self, link: str) -> bool:
+        """Whether ``link`` has no mass after lumping, for the target being read for."""
+        inertial = self.lumped_inertial(link)
+        return inertial is None or is_zero_mass(inertial.mass)
+
+    def tops(self) -> list[str]:
+        """The links ``CreateSDF`` starts from: the root, or each child of ``world``."""
+        out: list[str] = []
+        for root in self.roots:
+            out.extend([j.child for j in self.children.get('world', [])]
+                       if root == 'world' else [root])
+        return out
+
+    def create_sdf(self) -> list[Visit]:
+        """Each link ``CreateSDF`` reaches, in its order, with what it does there."""
         newer = rules().lumped_massless_kept
-        out: set[str] = set()
+        out: list[Visit] = []
         seen: set[str] = set()
-        memo: dict[str, float | None] = {}
 
         def create(name: str) -> None:
             if name in seen or name not in self.links:
                 return
             seen.add(name)
             joint = self.parent_joint.get(name)
-            mass = self.lumped_mass(name, memo)
-            zero = mass is None or is_zero_mass(mass)
+            zero = self.massless(name)
             reduced = joint is not None and joint.name in self.reducible
-            if zero and not (newer and reduced):
-                return  # not modeled, nor anything below it
-            if not zero and (joint is None or joint.parent == 'world' or not reduced):
-                out.add(name)
-            for j in self.children.get(name, []):
-                create(j.child)
+            stops = zero and not (newer and reduced)
+            written = not zero and (joint is None or joint.parent == 'world' or not reduced)
+            out.append(Visit(name, zero, written, stops))
+            if not stops:
+                for j in self.children.get(name, []):
+                    create(j.child)
 
-        for root in self.roots:
-            for start in ([j.child for j in self.children.get('world', [])]
-                          if root == 'world' else [root]):
-                create(start)
+        for top in self.tops():
+            create(top)
         return out
 
+    def written_links(self) -> set[str]:
+        """The links ``CreateSDF`` writes (the rules of the target being read for)."""
+        return {v.link for v in self.create_sdf() if v.written}
 
-def urdf_walk(model: Model) -> UrdfWalk:
-    """Return the walk of a URDF-derived model (``model.links``/``model.joints``)."""
+
+def urdf_walk(model: Model, roots: list[str] | None = None) -> UrdfWalk:
+    """Return the walk of a URDF-derived model (``model.links``/``model.joints``).
+
+    ``roots``: the root the reader found (its tree), else the first link no joint has
+    as child, or ``world`` when a joint hangs from it.
+    """
     links = {lk.name: lk for lk in model.links}
     parent_joint: dict[str, Joint] = {}
     children: dict[str, list[Joint]] = {}
@@ -132,8 +175,8 @@ def urdf_walk(model: Model) -> UrdfWalk:
         if j.child in links and j.child not in parent_joint:
             parent_joint[j.child] = j
             children.setdefault(j.parent, []).append(j)
-    roots = ['world'] if 'world' in children else [
-        lk.name for lk in model.links if lk.name not in parent_joint][:1]
-    reducible = {j.name for j in model.joints if j.type == 'fixed'} - preserved_joints(model)
-    lumped = {j.name for j in model.joints if j.name in reducible and j.parent != 'world'}
-    return UrdfWalk(links, parent_joint, children, roots, frozenset(lumped), frozenset(reducible))
+    if roots is None:
+        roots = ['world'] if 'world' in children else [
+            lk.name for lk in model.links if lk.name not in parent_joint][:1]
+    reducible = reducible_joints(model)
+    return UrdfWalk(links, parent_joint, children, roots, lumped_of(model, reducible), reducible)

@@ -30,7 +30,6 @@ from sdf_tools.urdf.attrs import first_child, read_origin
 from sdf_tools.urdf.conversion import (
     check_converted,
     check_massless_root,
-    check_world_root,
     locked_joints,
     warn_dropped_links,
 )
@@ -39,7 +38,7 @@ from sdf_tools.urdf.gazebo_entities import check_gazebo_entities
 from sdf_tools.urdf.joint import read_joint
 from sdf_tools.urdf.link import Materials, read_link
 from sdf_tools.urdf.lumped_frames import check_lumped_frames
-from sdf_tools.urdf.lumping_walk import urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
 from sdf_tools.urdf.mimic import check_mimic_leaders
 from sdf_tools.urdf.releases import rules
 from sdf_tools.urdf.tree import Tree, build_tree
@@ -93,23 +92,17 @@ def _read_joints(ctx: ReadContext, robot: etree._Element) -> list[tuple[Joint, e
             if el.tag == 'joint' and _name(ctx, el, 'joint', seen) is not None]
 
 
-def _canonical_link(tree: Tree, joints: list[Joint], links: dict[str, Link]) -> str:
-    """Return the link libsdformat writes first: the root, or a child of ``world``.
+def _canonical_link(walk: UrdfWalk) -> str:
+    """Return the link libsdformat writes first: the root, or one below ``world``.
 
-    libsdformat visits the children of a link in the order of their joints'
-    names and skips a child without mass.
+    ``CreateSDF`` writes links in its walk's order (:meth:`UrdfWalk.create_sdf`); when it
+    writes none (the robot is refused), the root or ``world``'s first child stands in.
     """
-    if not tree.roots:
-        return ''
-    if tree.roots[0] != 'world':
-        return tree.roots[0]
-    children = [j.child for j in sorted(joints, key=lambda j: j.name.encode())
-                if j.parent == 'world' and j.name in tree.usable and j.child in links]
-    for child in children:
-        inertial = links[child].inertial
-        if inertial is not None and inertial.mass != 0.0:
-            return child
-    return children[0] if children else ''
+    first = next((v.link for v in walk.create_sdf() if v.written), None)
+    if first is not None:
+        return first
+    tops = walk.tops()
+    return tops[0] if tops else ''
 
 
 def _rename_clashing_joints(ctx: ReadContext, links: list[Link],
@@ -145,7 +138,11 @@ def _rename_clashing_joints(ctx: ReadContext, links: list[Link],
 
 def _assemble(ctx: ReadContext, model: Model, links: list[Link],
               joints: list[tuple[Joint, etree._Element]], tree: Tree,
-              link_elements: dict[str, etree._Element]) -> None:
+              link_elements: dict[str, etree._Element]) -> UrdfWalk:
+    """Put the links and joints in the model; return libsdformat's walk of it (one per load).
+
+    The ``<gazebo>`` blocks are in ``model.extras`` already: they say which joints are lumped.
+    """
     renamed = _rename_clashing_joints(ctx, links, joints)
     tree.usable = {renamed.get(n, n) for n in tree.usable}
     tree.parent_joint = {k: renamed.get(v, v) for k, v in tree.parent_joint.items()}
@@ -162,13 +159,15 @@ def _assemble(ctx: ReadContext, model: Model, links: list[Link],
             link.pose = RawPose(IDENTITY, jname, loc=joint.loc)
         model.links.append(link)
     model.joints = [j for j, _ in joints if j.name in tree.usable]
-    check_converted(ctx, model, renamed, link_elements)
-    canonical = _canonical_link(tree, model.joints, {lk.name: lk for lk in model.links})
+    walk = urdf_walk(model, tree.roots[:1])
+    check_converted(ctx, model, renamed, link_elements, walk)
+    canonical = _canonical_link(walk)
     if model.links and canonical and model.links[0].name != canonical:
         model.canonical_link = canonical
+    return walk
 
 
-def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
+def _as_converted(ctx: ReadContext, model: Model, walk: UrdfWalk,
                   joints: list[tuple[Joint, etree._Element]],
                   link_elements: dict[str, etree._Element]) -> None:
     """Apply what libsdformat's conversion does that changes the verdict or a joint's type.
@@ -181,14 +180,10 @@ def _as_converted(ctx: ReadContext, model: Model, tree: Tree,
                  f'fixed joint [{name}] is named with disableFixedJointLumping: libsdformat '
                  'makes it a revolute joint about its z axis locked by limits [0, 0] '
                  '(preserveFixedJoint keeps it fixed)', elements.get(name))
-    warn_dropped_links(ctx, model, tree.roots[:1], link_elements, elements)
-    if tree.roots and tree.roots[0] != 'world':
-        check_massless_root(ctx, model, tree.roots[0], link_elements.get(tree.roots[0]))
-    elif tree.roots:
-        check_world_root(ctx, model, link_elements)
+    warn_dropped_links(ctx, model, walk, link_elements, elements)
+    check_massless_root(ctx, walk, link_elements)
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements)
-    walk = urdf_walk(model)
     check_lumped_frames(ctx, model, elements, walk)
     check_zero_mass_sums(ctx, model, link_elements, walk)
 
@@ -243,15 +238,15 @@ def read_urdf_root(root: etree._Element, file: str | None
     links, link_elements = _read_links(ctx, root, name)
     joints = _read_joints(ctx, root)
     tree = build_tree(ctx, name, link_elements, joints)
-    _assemble(ctx, model, links, joints, tree, link_elements)
-    for c in root:
-        if not isinstance(c.tag, str) or c.tag in ('link', 'joint', 'origin'):
-            continue
-        model.extras.append(Extra(c.tag, to_xml(c), ctx.loc(c)))
+    kept = [c for c in root
+            if isinstance(c.tag, str) and c.tag not in ('link', 'joint', 'origin')]
+    model.extras.extend(Extra(c.tag, to_xml(c), ctx.loc(c)) for c in kept)
+    walk = _assemble(ctx, model, links, joints, tree, link_elements)
+    for c in kept:
         if c.tag not in KNOWN_EXTRAS:
             ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
                      f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
-    _as_converted(ctx, model, tree, joints, link_elements)
+    _as_converted(ctx, model, walk, joints, link_elements)
     check_gazebo_entities(ctx, root, model)
     return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
 
