@@ -20,9 +20,10 @@ from sdf_tools import gazebo
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.lint.finding import Finding
 from sdf_tools.model import Document, Model
-from sdf_tools.model.massless import is_massless, is_zero_mass
+from sdf_tools.model.massless import is_massless
 from sdf_tools.resolved import Resolved, ResolvedLink
-from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root, lumped_joints
+from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root
+from sdf_tools.urdf.lumping_walk import urdf_walk
 from sdf_tools.urdf.releases import rules
 
 
@@ -35,53 +36,22 @@ def _sdf(link: ResolvedLink) -> Finding | None:
                       'body (Gazebo needs a positive mass on a moving link)', i.loc or link.element.loc)
 
 
-def _subtree(name: str, children: dict[str, list[str]]) -> list[str]:
-    out, stack = [], list(children.get(name, []))
-    while stack:
-        n = stack.pop()
-        out.append(n)
-        stack.extend(children.get(n, []))
-    return out
-
-
-def _groups(model: Model) -> dict[str, list[str]]:
-    """Each lumping group (the links fixed-joint lumping merges) by its root link."""
-    lumped = lumped_joints(model)
-    parent_joint = {j.child: j for j in model.joints}
-
-    def group_root(name: str) -> str:
-        seen = {name}
-        while name in parent_joint and parent_joint[name].name in lumped:
-            name = parent_joint[name].parent
-            if name in seen:
-                break
-            seen.add(name)
-        return name
-
-    groups: dict[str, list[str]] = {}
-    for link in model.links:
-        groups.setdefault(group_root(link.name), []).append(link.name)
-    return groups
-
-
 def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
-    parent_joint = {j.child: j for j in model.joints}
-    children: dict[str, list[str]] = {}
-    for j in model.joints:
-        children.setdefault(j.parent, []).append(j.child)
-    masses = {lk.name: (lk.inertial.mass if lk.inertial else 0.0) for lk in model.links}
+    walk = urdf_walk(model)  # libsdformat's lumping groups and sums (urdf/lumping_walk.py)
+    groups: dict[str, list[str]] = {}
+    for lk in model.links:
+        groups.setdefault(walk.absorber(lk.name), []).append(lk.name)
     kept_when_lumped = rules().lumped_massless_kept
     out: list[Finding] = []
-    for root, members in _groups(model).items():
-        total = sum(masses.get(m, 0.0) for m in members)
+    for root, members in groups.items():
         for name in members:
             link = links.get(name)
             if link is None or name == 'world' or not is_massless(link.element.inertial):
                 continue
             loc = link.element.loc
-            lost = [n for n in _subtree(name, children) if n not in members]
-            if not is_zero_mass(total) and name != root:
-                joint = parent_joint[name].name
+            lost = [n for n in walk.below(name)[1:] if n not in members]
+            if not walk.massless(root) and name != root:
+                joint = walk.parent_joint[name].name
                 if lost and not kept_when_lumped:
                     # libsdformat 12 still leaves it out, and its subtree (#1238 fixed it in 14)
                     out.append(Finding.at(

@@ -13,7 +13,7 @@ children in the order of their joints' names: urdfdom keeps joints in a ``std::m
   a link without mass after lumping stops the walk below it -- in 12.3 always, from
   12.7.2/13.5/14.0 (gazebosim/sdformat#1238) unless its own fixed joint is reducible;
   a link is written when it has mass and its joint is not reduced (or it hangs from
-  ``world``). "Without mass" is the target's :func:`~sdf_tools.model.massless.is_zero_mass`
+  ``world``). "Without mass" is the target's :func:`~sdf_tools.model.massless.is_massless`
   (``equal(m, 0)`` in 12.3, ``m <= 0`` from 14 on) of the lumped sum.
 
 Every verdict on a converted URDF reads one walk per load: the reader's checks in
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from sdf_tools.model import Inertial, Joint, Link, Model
-from sdf_tools.model.massless import is_zero_mass
+from sdf_tools.model.massless import is_massless
 from sdf_tools.transform import IDENTITY
 from sdf_tools.urdf.conversion import lumped_of, reducible_joints
 from sdf_tools.urdf.releases import rules
@@ -50,6 +50,7 @@ class UrdfWalk:
     """One robot as libsdformat's conversion walks it (names as in the URDF)."""
 
     links: dict[str, Link]
+    joints: dict[str, Joint]                  # every joint, by name
     parent_joint: dict[str, Joint]            # link -> the joint it is the child of
     children: dict[str, list[Joint]]          # link -> its child joints, by name (bytes)
     roots: list[str]                          # 'world' when a joint names it
@@ -122,8 +123,39 @@ class UrdfWalk:
 
     def massless(self, link: str) -> bool:
         """Whether ``link`` has no mass after lumping, for the target being read for."""
-        inertial = self.lumped_inertial(link)
-        return inertial is None or is_zero_mass(inertial.mass)
+        return is_massless(self.lumped_inertial(link))
+
+    def preorder(self) -> list[str]:
+        """Every link below the root, depth first: ``CreateSDF``'s order when nothing stops it."""
+        out: list[str] = []
+        seen: set[str] = set()
+
+        def visit(link: str) -> None:
+            if link in seen:  # a loop (refused by the reader): walk it once
+                return
+            seen.add(link)
+            if link != 'world':
+                out.append(link)
+            for j in self.children.get(link, []):
+                visit(j.child)
+
+        for root in self.roots:
+            visit(root)
+        return out
+
+    def below(self, link: str) -> list[str]:
+        """``link`` and every link below it, depth first."""
+        out: list[str] = []
+        seen: set[str] = set()
+        stack = [link]
+        while stack:
+            name = stack.pop()
+            if name in seen:  # a loop (refused by the reader): walk it once
+                continue
+            seen.add(name)
+            out.append(name)
+            stack.extend(reversed([j.child for j in self.children.get(name, [])]))
+        return out
 
     def tops(self) -> list[str]:
         """The links ``CreateSDF`` starts from: the root, or each child of ``world``."""
@@ -179,4 +211,5 @@ def urdf_walk(model: Model, roots: list[str] | None = None) -> UrdfWalk:
         roots = ['world'] if 'world' in children else [
             lk.name for lk in model.links if lk.name not in parent_joint][:1]
     reducible = reducible_joints(model)
-    return UrdfWalk(links, parent_joint, children, roots, lumped_of(model, reducible), reducible)
+    return UrdfWalk(links, {j.name: j for j in model.joints}, parent_joint, children, roots,
+                    lumped_of(model, reducible), reducible)

@@ -244,3 +244,20 @@ def test_urdf_massless_root_is_the_readers_refusal_alone() -> None:
     path = DATA / 'massless_root.urdf'
     at_base = [p.code for p in found(path) if p.line == 3]
     assert at_base == [ErrorCode.MODEL_WITHOUT_LINK]
+
+
+def test_urdf_kinematic_loop_is_linted_once_around() -> None:
+    # The reader refuses the loop (URDF_INVALID) and keeps going; the massless check walks
+    # libsdformat's tree (urdf/lumping_walk.py) and visits each link of the loop once (it
+    # used to follow the loop forever: `check --strict` hung).
+    path = DATA.parent / 'convert' / 'bad' / 'cyclic.urdf'
+    findings = {p.subject: p for p in found(path) if p.code is ErrorCode.MASSLESS_LINK}
+    assert sorted(findings) == ['cyclic::a', 'cyclic::b', 'cyclic::c']
+    assert '2 more link(s) [b, c]' in findings['cyclic::a'].message
+
+
+def test_urdf_links_lost_below_a_massless_link_in_libsdformats_order() -> None:
+    # CreateSDF visits children in the order of their joints' names (urdfdom's std::map):
+    # the links a massless link takes with it are listed in that order, not the file's.
+    lost = about(DATA / 'massless_links_order.urdf', 'r::base')['MASSLESS_LINK']
+    assert 'drops this link and its subtree: 3 more link(s) [a, a_tip, b]' in lost.message

@@ -33,23 +33,14 @@ from sdf_tools.convert.sdf import gazebo_apply as ga
 from sdf_tools.convert.sdf.gazebo_model import Targets, apply_to_model, check_blocks
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, parse_blocks
 from sdf_tools.convert.sdf.joint_types import JointOutput, floating, locked_revolute, planar
-from sdf_tools.convert.sdf.lumping import (
-    Body,
-    Lumping,
-    Tree,
-    build_tree,
-    make_bodies,
-    reduce_fixed_joints,
-    walk_order,
-)
+from sdf_tools.convert.sdf.lumping import Body, Lumping, make_bodies, reduce_fixed_joints
 from sdf_tools.convert.sdf.material_colors import Rgba, carry_custom, visual_colors
 from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
-from sdf_tools.model.massless import is_massless
-from sdf_tools.urdf.conversion import locked_joints, lumped_joints, preserved_joints
+from sdf_tools.urdf.conversion import locked_joints
 from sdf_tools.urdf.link import sdf_shape_name
-from sdf_tools.urdf.releases import rules
+from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
 
 
 @dataclass
@@ -59,7 +50,7 @@ class UrdfState:
     model: Model
     options: ConversionOptions
     report: ConversionReport
-    tree: Tree
+    walk: UrdfWalk  # libsdformat's walk of the URDF as read (before anything is lumped here)
     bodies: dict[str, Body]
     blocks: list[GazeboBlock]
     keyed: dict[str, list[GazeboBlock]] = field(default_factory=dict)
@@ -91,18 +82,17 @@ def _on_lump(state: UrdfState, link: str, joint: Joint) -> None:
 
 
 def _lump(state: UrdfState) -> None:
-    kept = preserved_joints(state.model)  # libsdformat's rules (urdf/conversion.py)
+    walk = state.walk  # libsdformat's rules (urdf/conversion.py), its order (urdf/lumping_walk.py)
     state.locked = locked_joints(state.model)
     opts = state.options
     fold = folds_massless(opts.massless_links)
-    lumpable = {j.name for j in state.model.joints if j.type == 'fixed'
-                and j.name not in kept and (not opts.keep_fixed_joints or fold)}
+    lumpable = set(walk.lumped) if not opts.keep_fixed_joints or fold else set()
 
     def should_lump(joint: Joint) -> bool:
         return not opts.keep_fixed_joints or no_mass_for(state.bodies[joint.child].link.inertial,
                                                          state.target)
 
-    state.lumping = reduce_fixed_joints(state.tree, state.bodies, lumpable, should_lump,
+    state.lumping = reduce_fixed_joints(walk, state.bodies, lumpable, should_lump,
                                         lambda link, joint: _on_lump(state, link, joint))
     for b in state.blocks:
         for tag, what in (('preserveFixedJoint', 'kept as a fixed joint'),
@@ -110,13 +100,13 @@ def _lump(state: UrdfState) -> None:
             value = b.values.pop(tag, None)
             if value is None:
                 continue
-            joint = state.tree.joints.get(b.reference)
+            joint = walk.joints.get(b.reference)
             file = b.loc.file if b.loc else None
             if joint is None or joint.type != 'fixed':
                 state.report.add(ReportKind.DROPPED, f'gazebo[reference={b.reference}]/{tag}',
                                  f'[{b.reference}] is not a fixed joint: libsdformat ignores it',
                                  file, value.line)
-            elif value.value is True and b.reference in kept:
+            elif value.value is True and b.reference not in walk.reducible:
                 state.report.add(ReportKind.KEPT, f'gazebo[reference={b.reference}]/{tag}',
                                  f'joint [{b.reference}] {what}', file, value.line)
             else:
@@ -128,29 +118,21 @@ def _lump(state: UrdfState) -> None:
 def _libsdformat_drops(state: UrdfState) -> set[str]:
     """Return the links libsdformat leaves out: massless ones (after lumping) and everything below.
 
-    libsdformat 12 leaves out a massless link even when it is lumped (and so its
-    subtree); 14+ keeps a massless link whose fixed parent joint is lumped
-    (gazebosim/sdformat#1238, :mod:`sdf_tools.urdf.releases`).
+    libsdformat's walk decides (not our options: keep_fixed_joints, massless_links):
+    :meth:`~sdf_tools.urdf.lumping_walk.UrdfWalk.create_sdf`. libsdformat 12 leaves out a
+    massless link even when it is lumped (and so its subtree); 14+ keeps a massless link
+    whose fixed parent joint is lumped (gazebosim/sdformat#1238). A massless link fixed to
+    ``world``, which 14+ neither writes nor drops (the joints below it then name nothing:
+    the reader's error), is left out with its subtree.
     """
+    walk = state.walk
     out: set[str] = set()
-    # libsdformat's own lumping decides (not ours: keep_fixed_joints, massless_links)
-    lumped = lumped_joints(state.model) if rules().lumped_massless_kept else set()
-    kept = {j.child for j in state.model.joints if j.name in lumped}
-
-    def drop_all(link: str) -> None:
-        out.add(link)
-        for j in state.tree.child_joints(link):
-            drop_all(j.child)
-
-    def visit(link: str) -> None:
-        if link != 'world' and link not in kept and is_massless(state.bodies[link].link.inertial):
-            drop_all(link)
-            return
-        for j in state.tree.child_joints(link):
-            visit(j.child)
-
-    if state.tree.root:
-        visit(state.tree.root)
+    for visit in walk.create_sdf():
+        joint = walk.parent_joint.get(visit.link)
+        if visit.link in out or not visit.massless:
+            continue
+        if visit.stops or joint is None or joint.name not in walk.lumped:
+            out.update(walk.below(visit.link))
     return out
 
 
@@ -160,7 +142,7 @@ def _settle_mass(state: UrdfState) -> None:
     state.libsdf_drops = libsdf
     lumped = state.lumping.into
     if policy == 'drop':
-        for name in walk_order(state.tree):
+        for name in state.walk.preorder():
             if name in libsdf and name not in lumped:
                 state.report.add(ReportKind.DROPPED, f'link[{name}]',
                                  'left out with its parent joint: it has no mass, or a link above '
@@ -168,7 +150,7 @@ def _settle_mass(state: UrdfState) -> None:
                                  *_where(state.bodies[name].link))
         state.dropped = libsdf
         return
-    for name in walk_order(state.tree):
+    for name in state.walk.preorder():
         link = state.bodies[name].link
         if name in lumped or not no_mass_for(link.inertial, state.target):
             continue
@@ -177,9 +159,9 @@ def _settle_mass(state: UrdfState) -> None:
                 ErrorCode.URDF_INVALID, f'link [{name}] has no mass: libsdformat would drop it with '
                 'its parent joint and subtree (massless_links=error)', *_where(link)))
             continue
-        jname = state.tree.parent_joint.get(name)
-        jtype = state.tree.joints[jname].type if jname else ''
-        why = ('the root link' if not jname else
+        parent = state.walk.parent_joint.get(name)
+        jtype = parent.type if parent is not None else ''
+        why = ('the root link' if parent is None else
                'its fixed joint is kept' if jtype == 'fixed' else f'behind a {jtype} joint')
         message = replaced_mass_message(link.inertial, mass, state.target, why)
         link.inertial = default_inertial(link, mass)
@@ -226,23 +208,23 @@ def _frames(state: UrdfState) -> list[Frame]:
     for link, parent in state.lumping.into.items():
         if state.lumping.absorber(link) in state.dropped:
             continue
-        joint = state.tree.joints[state.lumping.joint_of[link]]
+        joint = state.walk.joints[state.lumping.joint_of[link]]
         frames.append(Frame(joint.name, parent, joint.pose, joint.loc))
         frames.append(Frame(link, joint.name, identity_pose(joint.name), state.bodies[link].link.loc))
     return frames
 
 
 def _assemble(state: UrdfState) -> None:
-    model, tree = state.model, state.tree
-    order = [n for n in walk_order(tree) if n not in state.lumping.into and n not in state.dropped]
+    model, walk = state.model, state.walk
+    order = [n for n in walk.preorder() if n not in state.lumping.into and n not in state.dropped]
     _name_shapes(state, order)
-    taken = {lk.name for lk in model.links} | set(tree.joints)
+    taken = {lk.name for lk in model.links} | set(walk.joints)
     links: list[Link] = []
     joints: list[Joint] = []
     frames: list[Frame] = []
     for name in order:
-        jname = tree.parent_joint.get(name)
-        out = _joint_output(state, tree.joints[jname], taken) if jname else JointOutput()
+        parent = walk.parent_joint.get(name)
+        out = _joint_output(state, parent, taken) if parent is not None else JointOutput()
         links.extend(out.links_before_child)
         links.append(state.bodies[name].link)
         joints.extend(out.joints)
@@ -260,7 +242,7 @@ def _apply_gazebo(state: UrdfState, colors: dict[int, Rgba]) -> None:
     targets = Targets({lk.name for lk in model.links}, {j.name for j in model.joints},
                       set(state.lumping.into), lumped_joints, state.dropped)
     check_blocks(state.blocks, targets, landing, state.report)
-    rewrite_references(state.blocks, state.lumping, state.tree, state.renamed, state.report)
+    rewrite_references(state.blocks, state.lumping, state.walk, state.renamed, state.report)
     for link in model.links:
         blocks = state.keyed.get(link.name, [])
         for c in link.collisions:
@@ -299,7 +281,7 @@ def prepare_urdf(model: Model, options: ConversionOptions, report: ConversionRep
     it reads as having no mass (:data:`~sdf_tools.convert.massless.NO_MASS`).
     """
     blocks = parse_blocks(model.extras)
-    state = UrdfState(model, options, report, build_tree(model), make_bodies(model), blocks,
+    state = UrdfState(model, options, report, urdf_walk(model), make_bodies(model), blocks,
                       target=target)
     for b in blocks:
         if b.reference:

@@ -18,8 +18,9 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.sdf.gazebo_apply import pop_attr
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, key_value, parse_number
-from sdf_tools.convert.sdf.lumping import Lumping, Tree
+from sdf_tools.convert.sdf.lumping import Lumping
 from sdf_tools.transform import Transform
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 
 def _vector(el: etree._Element | None) -> tuple[float, float, float]:
@@ -39,7 +40,7 @@ def _set(parent: etree._Element, tag: str, text: str) -> None:
     el.text = text
 
 
-def _plugin(blob: etree._Element, b: GazeboBlock, lumping: Lumping, tree: Tree,
+def _plugin(blob: etree._Element, b: GazeboBlock, lumping: Lumping, walk: UrdfWalk,
             report: ConversionReport) -> None:
     moved = None
     for tag in ('bodyName', 'frameName'):
@@ -58,7 +59,7 @@ def _plugin(blob: etree._Element, b: GazeboBlock, lumping: Lumping, tree: Tree,
     if moved is None:
         return
     offset = Transform.from_xyz_rpy(_vector(blob.find('xyzOffset')), _vector(blob.find('rpyOffset')))
-    new = lumping.offset(moved, tree) * offset
+    new = lumping.offset(moved, walk) * offset
     _set(blob, 'xyzOffset', nums(new.p))
     _set(blob, 'rpyOffset', nums(new.rpy()))
 
@@ -76,12 +77,12 @@ def _contact(blob: etree._Element, b: GazeboBlock, renamed: dict[tuple[str, str]
                    '(libsdformat leaves the old one)', b.loc.file if b.loc else None, b.line_of(el))
 
 
-def rewrite_references(blocks: list[GazeboBlock], lumping: Lumping, tree: Tree,
+def rewrite_references(blocks: list[GazeboBlock], lumping: Lumping, walk: UrdfWalk,
                        renamed: dict[tuple[str, str], str], report: ConversionReport) -> None:
     """Rewrite lumped link and collision names in every block's plugins and sensors."""
     for b in blocks:
         for blob in b.blobs:
             if blob.tag == 'plugin':
-                _plugin(blob, b, lumping, tree, report)
+                _plugin(blob, b, lumping, walk, report)
             elif blob.tag == 'sensor':
                 _contact(blob, b, renamed, report)
