@@ -43,6 +43,15 @@ def switch_on(el: etree._Element) -> bool:
     return text.lower() in ('true', 'yes') or text == '1'
 
 
+def urdf_name(joint: Joint) -> str:
+    """The joint's name in the URDF, which ``<gazebo reference>`` names.
+
+    The reader renames a joint named like a link (SDFormat has one namespace for both);
+    libsdformat keeps the URDF's name, and so do its switches.
+    """
+    return joint.file_name or joint.name
+
+
 def _gazebo_blocks(model: Model) -> Iterator[etree._Element]:
     """The robot's ``<gazebo>`` blocks, parsed (kept verbatim by the reader)."""
     for extra in model.extras:
@@ -73,7 +82,7 @@ def locked_joints(model: Model) -> set[str]:
     """
     sw = _switches(model)
     names = sw['disableFixedJointLumping'] - sw['preserveFixedJoint']
-    return {j.name for j in model.joints if j.type == 'fixed' and j.name in names}
+    return {j.name for j in model.joints if j.type == 'fixed' and urdf_name(j) in names}
 
 
 def _gazebo_references(model: Model) -> set[str]:
@@ -93,7 +102,7 @@ def axis_given_joints(model: Model) -> set[str]:
     refs = _gazebo_references(model)
     kept = {j.name for j in model.joints} - lumped_joints(model) - locked_joints(model)
     return {j.name for j in model.joints
-            if j.type == 'fixed' and j.axis is None and j.name in refs and j.name in kept}
+            if j.type == 'fixed' and j.axis is None and urdf_name(j) in refs and j.name in kept}
 
 
 def as_written(model: Model, target: GazeboTarget | None = None) -> Callable[[Joint], Joint]:
@@ -129,7 +138,8 @@ def preserved_joints(model: Model) -> set[str]:
 def reducible_joints(model: Model) -> frozenset[str]:
     """Fixed joints ``FixedJointShouldBeReduced`` accepts: not preserved (``world``'s too)."""
     keep = preserved_joints(model)
-    return frozenset(j.name for j in model.joints if j.type == 'fixed' and j.name not in keep)
+    return frozenset(j.name for j in model.joints
+                     if j.type == 'fixed' and urdf_name(j) not in keep)
 
 
 def lumped_of(model: Model, reducible: frozenset[str]) -> frozenset[str]:

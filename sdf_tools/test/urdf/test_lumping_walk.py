@@ -16,6 +16,8 @@ from pathlib import Path
 import pytest
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
+from sdf_tools.convert.api import convert_loaded
+from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.gazebo import using
 from sdf_tools.load import load_file
 from sdf_tools.urdf.lumping_walk import urdf_walk
@@ -81,10 +83,10 @@ PROBES = {'fortress': None, 'harmonic': os.environ.get('SDFORMAT_PROBE_14'),
           'jetty': os.environ.get('SDFORMAT_PROBE_16')}
 
 
-def _write(tmp_path: Path, name: str) -> Path:
+def _write(tmp_path: Path, name: str, body: list[str] | None = None) -> Path:
     path = tmp_path / f'{name}.urdf'
-    path.write_text(f'<?xml version="1.0"?>\n<robot name="r">\n{chr(10).join(ROBOTS[name])}\n'
-                    '</robot>\n')
+    text = '\n'.join(ROBOTS[name] if body is None else body)
+    path.write_text(f'<?xml version="1.0"?>\n<robot name="r">\n{text}\n</robot>\n')
     return path
 
 
@@ -130,3 +132,32 @@ def test_walk_writes_the_links_libsdformat_writes(tmp_path: Path, name: str, gaz
         com = [c - o for c, o in zip(lk['inertial_pose']['xyz'], lk['pose']['xyz'], strict=True)]
         assert pose.p == pytest.approx(tuple(com), abs=1e-9)
         assert inertial.inertia == pytest.approx(tuple(lk['inertia']), abs=1e-9)
+
+
+@pytest.mark.parametrize('gazebo', list(PROBES))
+def test_preserved_joint_named_like_its_link_clashes(tmp_path: Path, gazebo: str) -> None:
+    # <gazebo reference> names the joint by its URDF name, which the reader renamed
+    # ([tool] -> [tool_joint]): the joint is still preserved, so libsdformat writes it
+    # beside link [tool] and refuses the model in every release.
+    path = _write(tmp_path, 'preserved_named_like_link', [
+        _link('base', 1.0), _joint('tool', 'fixed', 'base', 'tool'), _link('tool', 1.0),
+        '<gazebo reference="tool"><preserveFixedJoint>true</preserveFixedJoint></gazebo>'])
+    ref = _probe(gazebo, path)
+    assert not ref['valid'] and 'DUPLICATE_NAME' in {e['code'] for e in ref['errors']}
+    loaded = load_file(path, gazebo=gazebo)
+    clash = [d for d in loaded.diagnostics if d.severity.value == 'error']
+    assert [d.code.name for d in clash] == ['DUPLICATE_NAME']
+    assert 'frame of the lumped joint' not in clash[0].message
+    with using(gazebo):
+        walk = urdf_walk(loaded.document.model) if loaded.document and loaded.document.model \
+            else None
+    assert walk is not None and 'tool_joint' in walk.joints and not walk.lumped
+    # The conversion keeps the preserved joint (renamed) and libsdformat loads the result.
+    converted = convert_loaded(load_file(path, gazebo=gazebo), to='sdf',
+                               options=ConversionOptions(gazebo=gazebo))
+    assert converted.text is not None
+    out = tmp_path / 'converted.sdf'
+    out.write_text(converted.text)
+    back = _probe(gazebo, out)
+    assert back['valid'], back['errors']
+    assert [(j['name'], j['type']) for j in back['joints']] == [('r::tool_joint', 'fixed')]

@@ -38,7 +38,7 @@ from sdf_tools.convert.sdf.material_colors import Rgba, carry_custom, visual_col
 from sdf_tools.convert.sdf.plugin_frames import rewrite_references
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
-from sdf_tools.urdf.conversion import locked_joints
+from sdf_tools.urdf.conversion import locked_joints, urdf_name
 from sdf_tools.urdf.link import sdf_shape_name
 from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
 
@@ -94,19 +94,20 @@ def _lump(state: UrdfState) -> None:
 
     state.lumping = reduce_fixed_joints(walk, state.bodies, lumpable, should_lump,
                                         lambda link, joint: _on_lump(state, link, joint))
+    by_urdf_name = {urdf_name(j): j for j in walk.joints.values()}
     for b in state.blocks:
         for tag, what in (('preserveFixedJoint', 'kept as a fixed joint'),
                           ('disableFixedJointLumping', 'kept, as a locked revolute joint')):
             value = b.values.pop(tag, None)
             if value is None:
                 continue
-            joint = walk.joints.get(b.reference)
+            joint = by_urdf_name.get(b.reference)
             file = b.loc.file if b.loc else None
             if joint is None or joint.type != 'fixed':
                 state.report.add(ReportKind.DROPPED, f'gazebo[reference={b.reference}]/{tag}',
                                  f'[{b.reference}] is not a fixed joint: libsdformat ignores it',
                                  file, value.line)
-            elif value.value is True and b.reference not in walk.reducible:
+            elif value.value is True and joint.name not in walk.reducible:
                 state.report.add(ReportKind.KEPT, f'gazebo[reference={b.reference}]/{tag}',
                                  f'joint [{b.reference}] {what}', file, value.line)
             else:
