@@ -227,6 +227,44 @@ def _static_links(stage: Usd.Stage, parsed: dict[object, tuple[list[Sdf.Path], l
             _link(models[key], link, units, report, file)
 
 
+def _read_links(models: dict[str, _Model]) -> set[str]:
+    return {p for m in models.values() for p in m.links}
+
+
+def _visual_links(stage: Usd.Stage, models: dict[str, _Model], units: tuple[float, float],
+                  report: ConversionReport, file: str) -> None:
+    """Read geometry that no link read so far holds: visuals of a static model without
+    colliders (gz-sim's distributed_levels/primary.sdf: its level_vis_block models), laid out
+    as :func:`_static_links` reads colliders; any other is reported, never lost unsaid.
+    """
+    read = _read_links(models)
+    it = iter(Usd.PrimRange(stage.GetPseudoRoot()))
+    next(it)
+    for prim in it:
+        if str(prim.GetPath()) in read or prim.HasAPI(UsdPhysics.RigidBodyAPI):
+            it.PruneChildren()  # read, or a body the physics parse left out
+            continue
+        if not prim.IsA(UsdGeom.Gprim):
+            continue
+        it.PruneChildren()
+        link = prim.GetParent()
+        if str(link.GetPath()) in read:
+            continue  # a sibling of geometry read just before, with its link
+        mp = link.GetParent() if not link.IsPseudoRoot() else link
+        key = str(mp.GetPath())
+        if link.IsPseudoRoot() or mp.IsPseudoRoot() or (key in models
+                                                          and not models[key].model.static):
+            report.add(ReportKind.DROPPED, str(prim.GetPath()), 'geometry outside the links '
+                       'of a model (no rigid body or collider holds it) is not read', file)
+            continue
+        if key not in models:
+            models[key] = _Model(mp, Model(original_name(mp).replace('::', '__'), static=True,
+                                           loc=Loc(file, None, key)))
+            models[key].model.pose = RawPose(world_transform(UsdGeom.Xformable(mp)))
+        _link(models[key], link, units, report, file)
+        read.add(str(link.GetPath()))
+
+
 def read_usd(path: str, report: ConversionReport) -> Document | None:
     """Read a USD file into a document (None, with an error in ``report``, when it cannot)."""
     stage = _open(path, report)
@@ -255,6 +293,7 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         _link(models[key], prim, (mpu, kpu), report, path)
         owner[str(bpath)] = models[key]
     _static_links(stage, parsed, models, (mpu, kpu), report, path)
+    _visual_links(stage, models, (mpu, kpu), report, path)
     if not models:
         report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
                                              'no rigid body (UsdPhysics.RigidBodyAPI)', path))

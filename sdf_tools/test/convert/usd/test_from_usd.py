@@ -186,3 +186,23 @@ def test_static_colliders_come_back_as_a_static_model(write_sdf, tmp_path: Path)
     assert model.links[0].collisions[0].geometry.params['size'] == pytest.approx([4, 4, 1])  # type: ignore[union-attr]
     assert pose_error(expected(loaded).links[('ground', 'slab')][0],
                       expected(load_file(src)).links[('ground', 'slab')][0]) <= TOL
+
+
+def test_a_static_model_of_visuals_alone_comes_back(write_sdf, tmp_path: Path) -> None:
+    """gz-sim's distributed_levels/primary.sdf: its level_vis_block models hold visuals only."""
+    src = write_sdf('<world name="w"><model name="ball"><link name="b"><collision name="c">'
+                    '<geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link>'
+                    '</model><model name="marker"><static>true</static><pose>1 2 3 0 0 0.5</pose>'
+                    '<link name="link"><pose>0 0 -0.5 0 0 0</pose><visual name="level"><geometry>'
+                    '<box><size>3 2 2</size></box></geometry></visual><visual name="buffer">'
+                    '<geometry><box><size>5 4 4</size></box></geometry></visual></link></model>'
+                    '</world>')
+    out, back = _round_trip(src, 'sdf', tmp_path)
+    assert [e.element for e in back.report.entries if e.kind is ReportKind.DROPPED] == []
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None
+    models = {m.name: m for m in loaded.document.worlds[0].models}
+    assert sorted(models) == ['ball', 'marker'] and models['marker'].static
+    assert [v.name for v in models['marker'].links[0].visuals] == ['level', 'buffer']
+    assert pose_error(expected(loaded).links[('marker', 'link')][0],
+                      expected(load_file(src)).links[('marker', 'link')][0]) <= TOL
