@@ -5,8 +5,11 @@ libsdformat converts a URDF before it validates it: fixed joints are lumped
 lumped sums and a joint/link name clash matters only when both survive.
 Our model keeps every link; these checks reproduce libsdformat's verdict.
 Which fixed joints are lumped, kept (``preserveFixedJoint``) or locked
-(``disableFixedJointLumping``) is decided here for the reader, the
-``<gazebo>`` blob check and the URDF -> SDFormat converter alike.
+(``disableFixedJointLumping``) is decided here (:func:`reducible_joints`,
+:func:`lumped_of`, :func:`locked_joints`); the order of the lumps, the lumped
+sums and the links ``CreateSDF`` writes are :mod:`sdf_tools.urdf.lumping_walk`'s,
+built once per load on these rules. The reader's verdicts below, the ``<gazebo>``
+blob check and the URDF -> SDFormat converter all read them.
 """
 from __future__ import annotations
 

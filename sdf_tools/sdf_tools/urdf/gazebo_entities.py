@@ -19,7 +19,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Model
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.urdf.conversion import lumped_joints
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 from sdf_tools.urdf.releases import rules
 
 _KINDS = (('link', 'Link'), ('joint', 'Joint'), ('frame', 'Frame'), ('model', 'Nested model'))
@@ -37,9 +37,9 @@ def _added(root: etree._Element) -> dict[str, list[etree._Element]]:
     return out
 
 
-def _names(ctx: ReadContext, model: Model, added: dict[str, list[etree._Element]]) -> set[str]:
+def _names(ctx: ReadContext, model: Model, added: dict[str, list[etree._Element]],
+           lumped: frozenset[str]) -> set[str]:
     """The converted model's entity names; a clash with an added entity is reported."""
-    lumped = lumped_joints(model)
     gone = {j.child for j in model.joints if j.name in lumped}
     names = {lk.name for lk in model.links if lk.name not in gone}
     kept = [j.name for j in model.joints if j.name not in lumped]
@@ -67,12 +67,13 @@ def _resolves(name: str, names: set[str], nested: set[str]) -> bool:
     return bool(sep) and scope in nested
 
 
-def check_gazebo_entities(ctx: ReadContext, root: etree._Element, model: Model) -> None:
+def check_gazebo_entities(ctx: ReadContext, root: etree._Element, model: Model,
+                          walk: UrdfWalk) -> None:
     """Report what libsdformat refuses in the entities ``<gazebo>`` blocks add."""
     added = _added(root)
     if not any(added.values()):
         return
-    names = _names(ctx, model, added)
+    names = _names(ctx, model, added, walk.lumped)
     nested = {m.get('name', '') for m in added['model']}
     _check_frames(ctx, added, names, nested)
     for joint in added['joint']:

@@ -15,7 +15,8 @@ from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Model
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.urdf.attrs import first_child
-from sdf_tools.urdf.conversion import axis_given_joints, locked_joints, lumped_joints
+from sdf_tools.urdf.conversion import axis_given_joints, locked_joints
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 __all__ = ['check_mimic_leaders']
 
@@ -23,10 +24,10 @@ __all__ = ['check_mimic_leaders']
 _AXIS_TYPES = ('revolute', 'continuous', 'prismatic')
 
 
-def check_mimic_leaders(ctx: ReadContext, model: Model,
-                        elements: dict[str, etree._Element]) -> None:
+def check_mimic_leaders(ctx: ReadContext, model: Model, elements: dict[str, etree._Element],
+                        walk: UrdfWalk) -> None:
     """Report each written ``<mimic>`` whose leader joint or axis the converted model lacks."""
-    lumped = lumped_joints(model)
+    lumped = walk.lumped
     written = {j.name: j for j in model.joints
                if j.name not in lumped and j.type in (*_AXIS_TYPES, 'fixed')}
     with_axis = ({n for n, j in written.items() if j.type in _AXIS_TYPES}

@@ -183,7 +183,7 @@ def _as_converted(ctx: ReadContext, model: Model, walk: UrdfWalk,
     warn_dropped_links(ctx, model, walk, link_elements, elements)
     check_massless_root(ctx, walk, link_elements)
     if rules().mimic_checked:
-        check_mimic_leaders(ctx, model, elements)
+        check_mimic_leaders(ctx, model, elements, walk)
     check_lumped_frames(ctx, model, elements, walk)
     check_zero_mass_sums(ctx, model, link_elements, walk)
 
@@ -247,7 +247,7 @@ def read_urdf_root(root: etree._Element, file: str | None
             ctx.warn(ErrorCode.ELEMENT_UNKNOWN,
                      f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
     _as_converted(ctx, model, walk, joints, link_elements)
-    check_gazebo_entities(ctx, root, model)
+    check_gazebo_entities(ctx, root, model, walk)
     return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
 
 
