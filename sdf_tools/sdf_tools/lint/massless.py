@@ -52,8 +52,9 @@ def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
             lost = [n for n in walk.below(name)[1:] if n not in members]
             if not walk.massless(root) and name != root:
                 joint = walk.parent_joint[name].name
-                if lost and not kept_when_lumped:
-                    # libsdformat 12 still leaves it out, and its subtree (#1238 fixed it in 14)
+                if lost and not kept_when_lumped and walk.massless(name):
+                    # libsdformat 12 still leaves it out, and its subtree (#1238 fixed it in 14),
+                    # when it has no mass with its own lumped children in (CreateSDF's test)
                     out.append(Finding.at(
                         ErrorCode.MASSLESS_LINK, Severity.WARNING, 'link', link.name,
                         f'no mass: libsdformat 12 lumps it into [{root}] through fixed joint '

@@ -261,3 +261,24 @@ def test_urdf_links_lost_below_a_massless_link_in_libsdformats_order() -> None:
     # the links a massless link takes with it are listed in that order, not the file's.
     lost = about(DATA / 'massless_links_order.urdf', 'r::base')['MASSLESS_LINK']
     assert 'drops this link and its subtree: 3 more link(s) [a, a_tip, b]' in lost.message
+
+
+def test_urdf_massless_mount_saved_by_its_lumped_child_loses_nothing_in_12(tmp_path: Path) -> None:
+    # [mount] has no <inertial>, but [plate] is lumped into it before CreateSDF judges it:
+    # libsdformat 12.3 writes [arm] below it (the probe: links base and arm,
+    # test/urdf/test_lumping_walk.py), so nothing hangs lost below [mount].
+    path = tmp_path / 'mount.urdf'
+    mass = ('<inertial><mass value="{}"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" '
+            'izz="1"/></inertial>')
+    path.write_text(
+        f'<robot name="r"><link name="base">{mass.format(1)}</link>'
+        '<joint name="f" type="fixed"><parent link="base"/><child link="mount"/></joint>'
+        '<link name="mount"/>'
+        '<joint name="g" type="fixed"><parent link="mount"/><child link="plate"/></joint>'
+        f'<link name="plate">{mass.format(0.5)}</link>'
+        '<joint name="j" type="revolute"><parent link="mount"/><child link="arm"/>'
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>'
+        f'<link name="arm">{mass.format(1)}</link></robot>')
+    with using('fortress'):
+        mount = about(path, 'r::mount')['MASSLESS_LINK']
+    assert mount.severity is Severity.NOTE and 'nothing is lost' in mount.message

@@ -50,6 +50,12 @@ ROBOTS = {
     'massless_lumped_mount': [
         _link('base', 1.0), _joint('f', 'fixed', 'base', 'mount'), _link('mount'),
         _joint('j', 'revolute', 'mount', 'arm'), _link('arm', 1.0)],
+    # ... unless a lumped child gives it a mass: CreateSDF judges a link's <inertial> after
+    # ReduceFixedJoints (its own lumped children in), in 12.3 too, so [arm] is written
+    'lumped_mount_with_massive_child': [
+        _link('base', 1.0), _joint('f', 'fixed', 'base', 'mount'), _link('mount'),
+        _joint('g', 'fixed', 'mount', 'plate'), _link('plate', 0.5),
+        _joint('j', 'revolute', 'mount', 'arm'), _link('arm', 1.0)],
     # a massless link fixed to world: 12.3 leaves it and its subtree out; 14+ writes [arm]
     # first (its joint then names a link that is not there)
     'massless_world_child': [
