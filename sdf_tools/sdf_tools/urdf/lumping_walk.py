@@ -30,7 +30,7 @@ from typing import NamedTuple
 from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.massless import is_massless
 from sdf_tools.transform import IDENTITY
-from sdf_tools.urdf.conversion import lumped_of, reducible_joints
+from sdf_tools.urdf.conversion import lumped_of, reducible_joints, urdf_name
 from sdf_tools.urdf.releases import rules
 
 __all__ = ['UrdfWalk', 'Visit', 'urdf_walk']
@@ -57,6 +57,7 @@ class UrdfWalk:
     lumped: frozenset[str]                    # joints ReduceFixedJoints lumps
     reducible: frozenset[str]                 # FixedJointShouldBeReduced (world too)
     _sums: dict[str, Inertial | None] = field(default_factory=dict, compare=False, repr=False)
+    _zero: dict[str, tuple[Joint, float]] = field(default_factory=dict, compare=False, repr=False)
 
     def lumping_order(self) -> list[Joint]:
         """The lumped joints in the order ``ReduceFixedJoints`` lumps their child links."""
@@ -113,13 +114,30 @@ class UrdfWalk:
             if j.name not in self.lumped:
                 continue
             child = self.lumped_inertial(j.child)
-            if child is not None:
-                # Imported here: it needs numpy, which the loader does without (sdf/link.py).
-                from sdf_tools.model.inertia import combine_inertials
-                total = combine_inertials(total, child,
-                                          j.pose.value if j.pose is not None else IDENTITY)
+            if child is None:  # no <inertial>: ReduceInertialToParent adds nothing
+                continue
+            before = total.mass if total is not None else 0.0
+            if j.child in self._zero:  # dMassAdd's 0/0 rides along into the parent
+                self._zero.setdefault(link, self._zero[j.child])
+            elif before + child.mass == 0.0:
+                self._zero.setdefault(link, (j, before))
+            # Imported here: it needs numpy, which the loader does without (sdf/link.py).
+            from sdf_tools.model.inertia import combine_inertials
+            total = combine_inertials(total, child,
+                                      j.pose.value if j.pose is not None else IDENTITY)
         self._sums[link] = total
         return total
+
+    def zero_mass_lumps(self) -> dict[str, tuple[Joint, float]]:
+        """Links whose sum went through a mass of 0: link -> (that lump, the mass before it).
+
+        ``dMassAdd`` places the centre of mass at a mass-weighted mean, 0/0 when the
+        masses sum to 0; the first such lump on the way into a link is named
+        (:mod:`sdf_tools.urdf.zero_mass_sum`).
+        """
+        for link in self.links:
+            self.lumped_inertial(link)
+        return dict(self._zero)
 
     def massless(self, link: str) -> bool:
         """Whether ``link`` has no mass after lumping, for the target being read for."""
@@ -203,7 +221,8 @@ def urdf_walk(model: Model, roots: list[str] | None = None) -> UrdfWalk:
     links = {lk.name: lk for lk in model.links}
     parent_joint: dict[str, Joint] = {}
     children: dict[str, list[Joint]] = {}
-    for j in sorted(model.joints, key=lambda j: j.name.encode()):
+    # urdfdom's std::map of joints by the URDF's names (the reader may rename a joint)
+    for j in sorted(model.joints, key=lambda j: urdf_name(j).encode()):
         if j.child in links and j.child not in parent_joint:
             parent_joint[j.child] = j
             children.setdefault(j.parent, []).append(j)

@@ -28,25 +28,12 @@ ZERO_SUM = 'the masses sum to 0'  # in the error check_zero_mass_sums gives
 def zero_mass_sums(model: Model, walk: UrdfWalk | None = None) -> dict[str, tuple[Joint, float]]:
     """Links written with a non-finite centre of mass: link -> (the lump that made it, mass so far).
 
-    The lump is the first one whose masses summed to 0 on the way into that link.
+    The lump is the first one whose masses summed to 0 on the way into that link
+    (:meth:`UrdfWalk.zero_mass_lumps`, the sums of :meth:`UrdfWalk.lumped_inertial`).
     """
     walk = walk or urdf_walk(model)
-    mass = {n: (lk.inertial.mass if lk.inertial is not None else None)
-            for n, lk in walk.links.items()}
-    cause: dict[str, tuple[Joint, float]] = {}
-    for joint in walk.lumping_order():
-        own = mass.get(joint.child)
-        if own is None:  # no <inertial>: ReduceInertialToParent adds nothing
-            continue
-        before = mass.get(joint.parent) or 0.0
-        total = before + own
-        if joint.child in cause:
-            cause.setdefault(joint.parent, cause[joint.child])
-        elif total == 0.0:
-            cause.setdefault(joint.parent, (joint, before))
-        mass[joint.parent] = total
     written = walk.written_links()
-    return {n: c for n, c in cause.items() if n in written}
+    return {n: c for n, c in walk.zero_mass_lumps().items() if n in written}
 
 
 def check_zero_mass_sums(ctx: ReadContext, model: Model,

@@ -82,6 +82,12 @@ ROBOTS = {
         _link('base', 0.1), _joint('b_joint', 'fixed', 'base', 'b', '0 0.3 0'),
         _link('b', 0.6, '0.1 0 0'), _joint('a_joint', 'fixed', 'base', 'a', '0.2 0 0'),
         _link('a', 0.1, '0 0 0.05')],
+    # the same, with a joint the reader renames ([a], named like its link, is [a_joint] in
+    # our model): urdfdom orders joints by their URDF names, [a] before [a_0]
+    'renamed_joint_order': [
+        _link('base', 0.1), _joint('a_0', 'fixed', 'base', 'c', '0 0.3 0'),
+        _link('c', 0.6, '0.1 0 0'), _joint('a', 'fixed', 'base', 'a', '0.2 0 0'),
+        _link('a', 0.1, '0 0 0.05')],
 }
 
 PROBES = {'fortress': None, 'harmonic': os.environ.get('SDFORMAT_PROBE_14'),
