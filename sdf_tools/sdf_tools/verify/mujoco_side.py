@@ -64,7 +64,9 @@ def _bodies(mujoco: Any, m: Any, d: Any, snap: Snapshot) -> None:
             link, _, sensor = name.rpartition('/')
             snap.sensors[f'{link}::{sensor}'] = pose
             snap.sensor_params[f'{link}::{sensor}'] = _sensor_params(mujoco, m, name, texts)
-        elif name not in snap.poses:
+        # A link merged away whose own name holds a '/' (Menagerie's aloha: left/gripper_base,
+        # collapsed) is a site of that name too: only the source's names are looked up.
+        if name not in snap.poses:
             snap.poses[name] = pose
             body = int(m.site_bodyid[s])
             if body > 0:

@@ -512,3 +512,27 @@ def test_an_inertia_mujoco_balances_is_compared_as_balanced(tmp_path: Path) -> N
     rod.set('diaginertia', '0.5 0.5 0.5')
     out.write_bytes(etree.tostring(root))
     assert _differs(verify_files(str(out), str(src))) == {('inertia', 'body [rod]')}
+
+
+SLASHED = '''<sdf version="1.11"><model name="m">
+  <link name="base"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>
+  </inertia></inertial></link>
+  <link name="left/gripper"><pose>0.1 0.2 0 0 0 0.3</pose><inertial><mass>0.5</mass>
+    <inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+  <joint name="fix" type="fixed"><parent>base</parent><child>left/gripper</child></joint>
+</model></sdf>
+'''
+
+
+def test_a_collapsed_link_named_with_a_slash_is_found_where_it_was_merged(tmp_path: Path
+                                                                           ) -> None:
+    """Menagerie's aloha (left/gripper_base) as SDFormat, exported with collapsed fixed joints:
+    the merged link's site is not a sensor site, though its name holds the '/' those have."""
+    src, out = tmp_path / 'm.sdf', tmp_path / 'm.mjcf'
+    src.write_text(SLASHED)
+    assert convert_file(src, to='mjcf', output_path=out,
+                        options=ConversionOptions(collapse_fixed_joints=True)).ok
+    verdict = verify_files(str(out), str(src))
+    assert verdict.ok, [str(d) for d in verdict.differences]
+    assert verdict.measures['body pose'].compared == 2
+    assert verdict.measures['mass'].compared >= 1
