@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from sdf_tools import gazebo
+from sdf_tools.gazebo import GazeboTarget
 from sdf_tools.model import Inertial, Joint, Link, Model
 from sdf_tools.model.massless import is_massless
 from sdf_tools.transform import IDENTITY
@@ -58,6 +60,8 @@ class UrdfWalk:
     reducible: frozenset[str]                 # FixedJointShouldBeReduced (world too)
     _sums: dict[str, Inertial | None] = field(default_factory=dict, compare=False, repr=False)
     _zero: dict[str, tuple[Joint, float]] = field(default_factory=dict, compare=False, repr=False)
+    _visits: dict[GazeboTarget, list[Visit]] = field(default_factory=dict, compare=False,
+                                                     repr=False)
 
     def lumping_order(self) -> list[Joint]:
         """The lumped joints in the order ``ReduceFixedJoints`` lumps their child links."""
@@ -184,8 +188,14 @@ class UrdfWalk:
         return out
 
     def create_sdf(self) -> list[Visit]:
-        """Each link ``CreateSDF`` reaches, in its order, with what it does there."""
-        newer = rules().lumped_massless_kept
+        """Each link ``CreateSDF`` reaches, in its order, with what it does there.
+
+        For the target in force (its "no mass" and its #1238 rule); each verdict reads it.
+        """
+        target = gazebo.current()
+        if target in self._visits:
+            return self._visits[target]
+        newer = rules(target).lumped_massless_kept
         out: list[Visit] = []
         seen: set[str] = set()
 
@@ -205,6 +215,7 @@ class UrdfWalk:
 
         for top in self.tops():
             create(top)
+        self._visits[target] = out
         return out
 
     def written_links(self) -> set[str]:
