@@ -1,9 +1,10 @@
 """What the converters do with links that have no mass (the test itself: :mod:`sdf_tools.model.massless`).
 
 libsdformat, converting a URDF, silently leaves out every link other than
-``world`` without ``<inertial>`` or with a mass of 0 (|m| <= 1e-6) after
-fixed-joint lumping -- and with it the link's parent joint and its whole
-subtree, even the links that have mass. A robot with a massless root link
+``world`` without ``<inertial>`` or without mass after fixed-joint lumping
+(|m| <= 1e-6 in 12, m <= 0 from 14 on: :func:`~sdf_tools.model.massless.is_massless`)
+-- and with it the link's parent joint and its whole subtree, even the links that have
+mass. A robot with a massless root link
 and no massive fixed child loses every link (libsdformat then rejects it),
 and a massless "dummy" link between two revolute joints (a common way to
 write a two-axis joint in URDF) silently cuts the arm in two.
@@ -35,18 +36,17 @@ The other behaviours:
 from __future__ import annotations
 
 from sdf_tools.model import Inertial, Link
-from sdf_tools.model.massless import MASSLESS_EPS, is_massless
+from sdf_tools.model.massless import is_massless
 
 #: Radius (m) of the solid sphere whose inertia a link given ``default_mass`` gets.
 DEFAULT_RADIUS = 0.05
 
-#: What each target reads as "no mass" (a mass at or below it): libsdformat's test when it
-#: converts a URDF (the link is dropped; |m| <= 1e-6 in 12, m <= 0 from 14 on, so sdf and
-#: urdf ask :func:`~sdf_tools.model.massless.is_massless` for the Gazebo target; the
-#: value here is 12's), MuJoCo's ``mjMINVAL`` (a moving body below it is refused),
-#: UsdPhysics (0: "compute the mass from the collision shapes"). A small positive mass the
-#: target accepts is a mass, and is written as it is.
-NO_MASS = {'sdf': MASSLESS_EPS, 'urdf': MASSLESS_EPS, 'mjcf': 1e-15, 'usd': 0.0}
+#: What MuJoCo and UsdPhysics read as "no mass" (a mass at or below it): MuJoCo's
+#: ``mjMINVAL`` (a moving body below it is refused), UsdPhysics 0 ("compute the mass from the
+#: collision shapes"). SDFormat and URDF output are judged by libsdformat's own test for the
+#: Gazebo target (:func:`~sdf_tools.model.massless.is_massless`), which drops such a link
+#: from a URDF. A small positive mass the target accepts is a mass, and is written as it is.
+NO_MASS = {'mjcf': 1e-15, 'usd': 0.0}
 _REFUSAL = {
     'sdf': 'libsdformat drops such a link with its parent joint and subtree',
     'urdf': 'libsdformat drops such a link with its parent joint and subtree',
@@ -57,8 +57,8 @@ _REFUSAL = {
 
 def no_mass_for(inertial: Inertial | None, target: str) -> bool:
     """Return whether ``target`` reads this inertial as no mass (see :data:`NO_MASS`)."""
-    if target in ('sdf', 'urdf'):
-        return is_massless(inertial)  # libsdformat's own test
+    if target not in NO_MASS:  # 'sdf', 'urdf': libsdformat's own test
+        return is_massless(inertial)
     return inertial is None or inertial.mass <= NO_MASS[target]
 
 
