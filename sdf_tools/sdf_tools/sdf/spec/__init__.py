@@ -3,16 +3,19 @@
 The facts come from the spec's own description files, turned into one JSON table
 per version by ``tools/gen_sdf_spec.py`` (committed under ``data/``; a test checks
 they are current). :func:`spec_for` turns a version's table into linked
-:class:`ElementSpec` records once per process, with the lookups validation needs
-precomputed (children by name, required attributes and children), so checking an
-element costs a few dictionary lookups.
+:class:`ElementSpec` records, each made when its parent's children are first asked for
+and kept for the process, with the lookups validation needs precomputed (children by
+name, required attributes and children), so checking an element costs a few dictionary
+lookups.
 """
 from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sdf_tools.sdf.spec.values import SCALARS, scalar
 
@@ -63,6 +66,10 @@ class ElementSpec:
         required_attributes: the names of those with ``required="1"``.
         children: by name, the first description of each name (libsdformat's lookup).
         required_children: children with ``required`` ``1`` or ``+``.
+
+    The specs of a table are made as :class:`_Unlinked` and become plain ``ElementSpec``
+    records when one of ``children``, ``required_children``, ``leaf_batches`` or
+    ``required_tags`` is first read (:meth:`_Table.link`).
     """
 
     name: str
@@ -87,6 +94,106 @@ class ElementSpec:
     required_tags: frozenset[str] = frozenset()
     # Verdicts on texts of this element's value (without attributes): values are pure.
     verdicts: dict[str, bool] = field(default_factory=dict, repr=False)
+    # Where an _Unlinked spec's children come from: the table and the ids of the
+    # children's records, or the id of the element a ``ref`` copy stands for.
+    source: _Table | None = field(default=None, repr=False)
+    kids: Sequence[str] = field(default=(), repr=False)
+
+
+class _Unlinked(ElementSpec):
+    """An :class:`ElementSpec` of a table whose children are not linked yet.
+
+    A small file reaches a handful of the ~600 elements of a version, and building all
+    of them was most of ``check``'s start-up (bench/PROFILE.md, session 9). The four
+    slots that need the children stay empty until one is read: that calls
+    ``__getattr__``, which links them and makes the record a plain ``ElementSpec``.
+    Only this class has the hook: a class with ``__getattr__`` reads every attribute
+    through it (and CPython does not specialise those reads), which would slow the
+    checker's walk over 100,000s of elements.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, source: _Table, kids: Sequence[str], name: str, required: str,
+                 type: str | None, default: str | None, value_required: bool,
+                 bounds: tuple[float | None, float | None] | None, copy_data: bool,
+                 attributes: dict[str, AttributeSpec]) -> None:
+        self.name, self.required, self.type, self.default = name, required, type, default
+        self.value_required, self.bounds, self.copy_data = value_required, bounds, copy_data
+        self.attributes = attributes
+        self.verdicts = {}
+        self.source, self.kids = source, kids
+
+    if not TYPE_CHECKING:  # mypy keeps checking attribute names as declared
+        def __getattr__(self, name: str) -> object:
+            # Only called while a slot is empty: one of the four linked on first use.
+            if name not in _LINKED:
+                raise AttributeError(name)
+            self.source.link(self)
+            return getattr(self, name)
+
+
+_LINKED = frozenset({'children', 'required_children', 'leaf_batches', 'required_tags'})
+
+
+class _Table:
+    """One version's records, made into :class:`ElementSpec` records on first use."""
+
+    __slots__ = ('made', 'own', 'records')
+
+    def __init__(self, records: dict[str, list[object]],
+                 own: dict[str, tuple[str | None, str | None]]) -> None:
+        self.records = records
+        self.own = own  # a release's own bounds, by element id
+        self.made: dict[str, ElementSpec] = {}
+
+    def spec(self, eid: str) -> ElementSpec:
+        """The element of record ``eid`` (made once; its children linked on first use)."""
+        made = self.made.get(eid)
+        if made is not None:
+            return made
+        name, req, typ, default, lo, hi, copy, _ref, attrs, kids, _inc = self.records[eid]
+        if eid in self.own:
+            lo, hi = self.own[eid]
+        attributes = {str(a[0]): AttributeSpec(str(a[0]), str(a[1]), str(a[2] or ''), a[3] == '1')
+                      for a in attrs}  # type: ignore[attr-defined]
+        made = _Unlinked(
+            self, kids, str(name), str(req), typ if isinstance(typ, str) else None,  # type: ignore[arg-type]
+            default if isinstance(default, str) else None, req == '1',
+            _bounds(typ if isinstance(typ, str) else None, lo, hi),  # type: ignore[arg-type]
+            bool(copy), attributes)
+        _derive_own(made, bool(kids))
+        self.made[eid] = made
+        return made
+
+    def child(self, cid: str) -> ElementSpec:
+        """A child as met in a document: a ``ref`` child reads as the element it refers to.
+
+        libsdformat replaces the description of ``<element ref="model_state">`` with a copy
+        of ``model_state.sdf``'s element when it meets one; the ``required`` of the child
+        (checked before) stays the referring one. The copy's children are its target's
+        (the same dictionary), so refs nest to any depth (<model> in <model> ...).
+        """
+        ref = self.records[cid][7]
+        if not isinstance(ref, str) or ref not in self.records:
+            return self.spec(cid)
+        target, own = self.spec(ref), self.spec(cid)
+        copy = _Unlinked(self, ref, own.name, own.required, target.type, target.default,
+                         target.value_required, target.bounds, target.copy_data,
+                         target.attributes)
+        copy.required_attributes, copy.leaf = target.required_attributes, target.leaf
+        copy.plain_attributes, copy.batch = target.plain_attributes, target.batch
+        return copy
+
+    def link(self, spec: ElementSpec) -> None:
+        """Link ``spec``'s children and the lookups that follow from them."""
+        if isinstance(spec.kids, str):  # a ref copy: its target's children
+            target = self.spec(spec.kids)
+            spec.children, spec.required_children = target.children, target.required_children
+            derive_children(spec)
+        else:
+            _link(spec, [self.child(cid) for cid in spec.kids])
+        spec.__class__ = ElementSpec  # reads as any other spec from now on
 
 
 @functools.cache
@@ -147,42 +254,18 @@ def _spec(version: str, converted_to: str | None, release: int | None) -> Elemen
     data = table(version)
     records: dict[str, list[object]] = data['elements']  # type: ignore[assignment]
     own = RELEASE_BOUNDS.get(release, {}).get(version, {}) if release is not None else {}
-    made: dict[str, ElementSpec] = {}
-    for eid, rec in records.items():
-        name, req, typ, default, lo, hi, copy, _ref, attrs, _kids, _inc = rec
-        if eid in own:
-            lo, hi = own[eid]
-        attributes = {str(a[0]): AttributeSpec(str(a[0]), str(a[1]), str(a[2] or ''), a[3] == '1')
-                      for a in attrs}  # type: ignore[attr-defined]
-        made[eid] = ElementSpec(
-            str(name), str(req), typ if isinstance(typ, str) else None,
-            default if isinstance(default, str) else None, req == '1',
-            _bounds(typ if isinstance(typ, str) else None, lo, hi),  # type: ignore[arg-type]
-            bool(copy), attributes, tuple(n for n, a in attributes.items() if a.required))
-    # Twice: a ref child copies its target's children, complete after the first pass. What
-    # derive() computes does not change in the second (the same number of children, resolved).
-    copies: list[tuple[ElementSpec, ElementSpec]] = []
-    for eid, rec in records.items():
-        _link(made[eid], [made[cid] for cid in rec[9]])  # type: ignore[attr-defined]
-        derive(made[eid])
-    for eid, rec in records.items():
-        _link(made[eid], [_resolved(made, records, cid, copies)
-                          for cid in rec[9]])  # type: ignore[attr-defined]
-    # A copy made before its target was linked the second time holds the target's first
-    # children, whose own ref children are still empty stubs: a model nested two deep would
-    # then know no children. Point every copy at its target's final children, so refs nest
-    # to any depth (<model> in <model> in <model> ...).
-    for copy, target in copies:
-        copy.children, copy.required_children = target.children, target.required_children
-    root = made[str(data['root'])]
-    adopted: set[int] = set()
+    made = _Table(records, own)
+    root = made.spec(str(data['root']))
     if converted_to is not None:
         from sdf_tools.sdf.spec.convert import read_as_converted
+        # The conversion changes the specs it walks: link every one first, from the
+        # table as it is, so that no copy is made of an element already converted.
+        _derive_all(root)
         # Every libsdformat reads the converted document against its newest table
         # (12.3's readDoc too: sdf::init is 1.9's), so what 1.7+ added is known in a 1.6
         # file (its <enable_metrics> for Fortress, a <cone> for Harmonic on).
         adopted = read_as_converted(root, _spec(converted_to, None, release), version=version)
-    _derive_all(root, adopted)
+        _derive_all(root, adopted)
     return root
 
 
@@ -206,6 +289,7 @@ def _link(spec: ElementSpec, kids: list[ElementSpec]) -> None:
         children.setdefault(child.name, child)
     spec.children = children
     spec.required_children = tuple(c for c in kids if c.required in ('1', '+'))
+    derive_children(spec)
 
 
 def derive_children(spec: ElementSpec) -> None:
@@ -217,29 +301,13 @@ def derive_children(spec: ElementSpec) -> None:
 
 def derive(spec: ElementSpec) -> None:
     """Compute the lookups of ``spec`` that follow from its own fields and children."""
+    _derive_own(spec, bool(spec.children))
+
+
+def _derive_own(spec: ElementSpec, has_children: bool) -> None:
     spec.required_attributes = tuple(n for n, a in spec.attributes.items() if a.required)
     spec.plain_attributes = frozenset(n for n, a in spec.attributes.items() if a.type == 'string')
-    spec.leaf = (spec.type is not None and not spec.children and not spec.copy_data
+    spec.leaf = (spec.type is not None and not has_children and not spec.copy_data
                  and spec.required != '-1' and not spec.required_attributes)
     plain = spec.leaf and spec.bounds is None  # an empty required value fails the batch
     spec.batch = spec.type if plain and spec.type in ('double', 'pose', 'vector3') else None
-
-
-def _resolved(made: dict[str, ElementSpec], records: dict[str, list[object]], cid: str,
-              copies: list[tuple[ElementSpec, ElementSpec]]) -> ElementSpec:
-    """A child as met in a document: a ``ref`` child reads as the element it refers to.
-
-    libsdformat replaces the description of ``<element ref="model_state">`` with a copy
-    of ``model_state.sdf``'s element when it meets one; the ``required`` of the child
-    (checked before) stays the referring one.
-    """
-    ref = records[cid][7]
-    if not isinstance(ref, str) or ref not in made:
-        return made[cid]
-    target, own = made[ref], made[cid]
-    copy = ElementSpec(own.name, own.required, target.type, target.default, target.value_required,
-                       target.bounds, target.copy_data, target.attributes,
-                       target.required_attributes, target.children, target.required_children,
-                       target.leaf, target.plain_attributes, target.batch)
-    copies.append((copy, target))
-    return copy

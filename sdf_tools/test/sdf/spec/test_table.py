@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from sdf_tools.sdf.spec import SPEC_VERSIONS, spec_for, table
+from sdf_tools.sdf.spec import SPEC_VERSIONS, ElementSpec, _spec, spec_for, table
 
 REPO = Path(__file__).resolve().parents[4]
 DEBIAN = Path('/usr/share/sdformat12')
@@ -84,3 +84,52 @@ def test_newer_versions_add_what_their_spec_adds() -> None:
         return set(spec_for(version).children['model'].children['joint'].children['axis'].children)
     assert 'mimic' not in joint_axis('1.9') and 'mimic' in joint_axis('1.11')
     assert 'navsat' in spec_for('1.9').children['model'].children['link'].children['sensor'].children
+
+
+def _fresh(version: str) -> ElementSpec:
+    """The spec of ``version`` built anew (not the process's cached one)."""
+    return _spec.__wrapped__(version, None, None)
+
+
+def _fields(root: ElementSpec, order: str) -> list[str]:
+    """Every element reachable from ``root``, visited depth or breadth first, as a sorted
+    list of its fields, its children by name, requirement and type."""
+    seen: dict[int, ElementSpec] = {}
+    todo = [root]
+    while todo:
+        spec = todo.pop() if order == 'depth' else todo.pop(0)
+        if id(spec) not in seen:
+            seen[id(spec)] = spec
+            todo.extend(spec.children.values())
+    return sorted(repr((s.name, s.required, s.type, s.default, s.bounds, s.leaf, s.batch,
+                        tuple(sorted(s.attributes)), s.required_attributes,
+                        tuple((k, c.name, c.required, c.type) for k, c in s.children.items()),
+                        tuple(c.name for c in s.required_children),
+                        tuple(sorted(s.leaf_batches.items())),
+                        tuple(sorted(s.required_tags)))) for s in seen.values())
+
+
+def test_elements_are_made_when_their_parent_is_first_read() -> None:
+    root = _fresh('1.9')
+    made = root.source.made if root.source is not None else {}
+    assert len(made) == 1
+    link = root.children['model'].children['link']
+    assert 'inertial' in link.children and 'pose' in link.leaf_batches
+    # what a one-link model reaches: <sdf>, <model>, <link> and their children
+    assert len(made) < len(table('1.9')['elements']) // 4  # type: ignore[arg-type]
+    # A linked spec is a plain ElementSpec: no __getattr__ on the checker's every read.
+    assert type(link) is ElementSpec and not hasattr(ElementSpec, '__getattr__')
+    assert type(link.children['inertial']) is not ElementSpec  # not linked yet
+
+
+@pytest.mark.parametrize('version', ['1.0', '1.9', '1.12'])
+def test_linking_on_first_use_does_not_depend_on_the_order(version: str) -> None:
+    assert _fields(_fresh(version), 'depth') == _fields(_fresh(version), 'breadth')
+    assert _fields(_fresh(version), 'depth') == _fields(spec_for(version), 'depth')
+
+
+def test_a_ref_copy_shares_its_targets_children() -> None:
+    model = _fresh('1.9').children['model']
+    nested = model.children['model']
+    assert nested is not model and nested.children is model.children
+    assert nested.required_tags == model.required_tags
