@@ -7,7 +7,6 @@ joints, frames, nested models), then the edges, then validation.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.frames.graph import FrameGraphs, Kind, PoseEdge, join, prefix
@@ -20,21 +19,24 @@ from sdf_tools.model.common import Loc
 from sdf_tools.transform import IDENTITY, Transform
 
 
-@dataclass(slots=True)
 class _Added:
     """The vertices one model's elements made, kept so edges need no name look-ups.
 
     Lists follow the model's element order; None marks an element whose name
     clashed, so that it made no vertex (in ``models``: a nested model's name).
+    A plain class, not a dataclass: it is only built and read here, and a dataclass
+    costs ~2 M instructions at every start of the CLI (bench/PROFILE.md, session 9).
     """
 
-    scope: str
-    mv: int  # the vertex named after the model
-    mf: int  # its ``__model__`` frame
-    links: list[int | None]
-    joints: list[int | None]
-    frames: list[int | None]
-    models: list[_Added | None]
+    __slots__ = ('frames', 'joints', 'links', 'mf', 'models', 'mv', 'scope')
+
+    def __init__(self, scope: str, mv: int, mf: int, links: list[int | None],
+                 joints: list[int | None], frames: list[int | None],
+                 models: list[_Added | None]) -> None:
+        self.scope = scope
+        self.mv = mv  # the vertex named after the model
+        self.mf = mf  # its ``__model__`` frame
+        self.links, self.joints, self.frames, self.models = links, joints, frames, models
 
 
 def _err(g: FrameGraphs, code: ErrorCode, msg: str, loc: Loc | None) -> None:

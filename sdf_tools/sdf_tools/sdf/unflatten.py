@@ -33,8 +33,6 @@ are read from their own files, so they are never unflattened.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from lxml import etree
 
 from sdf_tools.errors import ErrorCode
@@ -52,12 +50,18 @@ Problems = list[tuple[etree._Element, str]]
 _PARENT_FRAME_TRUE = ('true', 'True', 'TRUE', '1')
 
 
-@dataclass
 class _Job:
-    """One world model's conversion: the file's version and what cannot be converted."""
+    """One world model's conversion: the file's version and what cannot be converted.
 
-    version: tuple[int, int]
-    problems: Problems = field(default_factory=list)
+    A plain class, not a dataclass: it is only used here, and a dataclass costs ~2 M
+    instructions at every start of the CLI (bench/PROFILE.md, session 9).
+    """
+
+    __slots__ = ('problems', 'version')
+
+    def __init__(self, version: tuple[int, int]) -> None:
+        self.version = version
+        self.problems: Problems = []
 
 
 def unflatten_world_model(ctx: ReadContext, el: etree._Element, report: bool = True) -> None:
