@@ -158,7 +158,7 @@ def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Pat
     for lazy in ('sdf_tools.sdf.include', 'sdf_tools.sdf.params', 'sdf_tools.sdf.merge',
                  'sdf_tools.sdf.uris', 'sdf_tools.sdf.auto_inertial', 'sdf_tools.model.auto_inertia',
                  'sdf_tools.urdf', 'sdf_tools.xacro', 'sdf_tools.model.actor',
-                 'sdf_tools.model.verbatim'):
+                 'sdf_tools.model.verbatim', 'sdf_tools.sdf.world'):
         assert lazy not in imported, f'`sdf_tools check` of a plain model imported {lazy}'
     # ... and each is imported once the file has the element it reads.
     with_include = tmp_path / 'with_include.sdf'
@@ -172,6 +172,12 @@ def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Pat
     with_plugin = tmp_path / 'with_plugin.sdf'
     with_plugin.write_text(PLAIN.replace('<link name="b"/>', '<link name="b"/><plugin name="p" filename="x"/>'))
     assert 'sdf_tools.model.verbatim' in _imported_by_check(with_plugin)
+    in_world = tmp_path / 'in_world.sdf'
+    in_world.write_text(PLAIN.replace('<model', '<world name="w"><model').replace('</model>', '</model></world>'))
+    assert 'sdf_tools.sdf.world' in _imported_by_check(in_world)
+    with_actor = tmp_path / 'with_actor.sdf'
+    with_actor.write_text('<sdf version="1.9"><actor name="a"><link name="x"/></actor></sdf>')
+    assert 'sdf_tools.sdf.world' in _imported_by_check(with_actor)
 def test_gazebo_option_anywhere_picks_the_target_and_json_says_it() -> None:
     for args in (('inspect', str(DEMO), '--json', '--gazebo', 'fortress'),
                  ('--gazebo=fortress', 'inspect', str(DEMO), '--json')):

@@ -16,7 +16,6 @@ from sdf_tools.sdf.spec import SPEC_VERSIONS
 from sdf_tools.sdf.spec.check import check_root
 from sdf_tools.sdf.stream import read_world_models
 from sdf_tools.sdf.values import kids
-from sdf_tools.sdf.world import parse_actor, parse_world
 from sdf_tools.xmlsafe import line_of, parse_file
 
 if TYPE_CHECKING:
@@ -56,6 +55,10 @@ def read_sdf_root(root: etree._Element, file: str | None, include_stack: tuple[s
     check_root(ctx, root)
     doc = Document(file, 'sdf', version, loc=ctx.loc(root))
     worlds = [c for c in kids(root) if c.tag == 'world']
+    if worlds:
+        # The world reader is imported for a file that has a world (a lone model needs
+        # none of it: bench_startup.py).
+        from sdf_tools.sdf.world import parse_world
     for w in worlds:
         world = parse_world(ctx, w)
         if any(x.name == world.name for x in doc.worlds):
@@ -84,6 +87,8 @@ def _root_items(ctx: ReadContext, root: etree._Element
         elif tag == 'light':
             item = parse_light(ctx, c)
         elif tag == 'actor':
+            from sdf_tools.sdf.world import parse_actor  # on the first <actor>, as worlds
+
             item = parse_actor(ctx, c)
         elif tag == 'include':
             from sdf_tools.sdf.include import load_include  # on the first <include>: see model.py
