@@ -49,12 +49,12 @@ class Visit(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class UrdfWalk:
-    """One robot as libsdformat's conversion walks it (names as in the URDF)."""
+    """One robot as libsdformat's conversion walks it (names as in our model: see ``urdf_name``)."""
 
     links: dict[str, Link]
     joints: dict[str, Joint]                  # every joint, by name
     parent_joint: dict[str, Joint]            # link -> the joint it is the child of
-    children: dict[str, list[Joint]]          # link -> its child joints, by name (bytes)
+    children: dict[str, list[Joint]]          # link -> its child joints, by URDF name (bytes)
     roots: list[str]                          # 'world' when a joint names it
     lumped: frozenset[str]                    # joints ReduceFixedJoints lumps
     reducible: frozenset[str]                 # FixedJointShouldBeReduced (world too)
