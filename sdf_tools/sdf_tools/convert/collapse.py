@@ -4,8 +4,9 @@ Shared by the engine exporters (MJCF, USD), which build one body per
 flattened link: with the option, a link whose only parent joint is a fixed
 joint to another link stops being a body of its own. Its mass is added to
 the body it is merged into (:func:`~sdf_tools.model.inertia.combine_inertials`,
-about the new centre of mass), its visuals and collisions move there with
-their poses composed, its joints hang from that body, and the link itself
+about the new centre of mass), its visuals, collisions and sensors move there
+with their poses composed (a sensor whose name the body already has is dropped,
+reported; lights are dropped, reported), its joints hang from that body, and the link itself
 stays a frame (an MJCF ``<site>``, a USD ``Xform``) at its resolved pose, so
 no frame name is lost. Chains of fixed joints collapse into the first link
 above them that is held by something else. Each merge is reported.
@@ -24,7 +25,7 @@ from typing import TypeVar
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import WORLD, FlatFrame, FlatJoint, FlatLink, FlatModel, pose_in_link, where
-from sdf_tools.model import Collision, Frame, Inertial, Visual
+from sdf_tools.model import Collision, Frame, Inertial, Sensor, Visual
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.transform import Transform
@@ -89,6 +90,25 @@ def _moved(flat: FlatModel, src: FlatLink, x_tl: Transform, items: list[Shape], 
     return out
 
 
+def _moved_sensors(flat: FlatModel, tgt: FlatLink, src: FlatLink, x_tl: Transform,
+                   report: ConversionReport) -> tuple[list[Sensor], list[Sensor]]:
+    """Return the sensors of ``src`` placed on the target at the same pose, and those whose
+    name the target already has (Menagerie's aloha: the wrist cameras of left/gripper_base)."""
+    taken = {x.name for x in tgt.link.sensors}
+    moved: list[Sensor] = []
+    lost: list[Sensor] = []
+    for x in src.link.sensors:
+        if x.name in taken:
+            lost.append(x)
+            continue
+        taken.add(x.name)
+        moved.append(dataclasses.replace(x, pose=RawPose(x_tl * pose_in_link(flat, src, x.pose))))
+        report.add(ReportKind.REWRITTEN, f'link[{src.scoped}]/sensor[{x.name}]', f'its link was '
+                   f'merged into [{tgt.name}] (collapse_fixed_joints): written on [{tgt.name}] '
+                   'at the same pose', *where(x.loc))
+    return moved, lost
+
+
 def _merge(flat: FlatModel, tgt: FlatLink, src: FlatLink, urdf: bool,
            report: ConversionReport) -> None:
     """Move the mass, shapes and frames of ``src`` into ``tgt``."""
@@ -99,11 +119,13 @@ def _merge(flat: FlatModel, tgt: FlatLink, src: FlatLink, urdf: bool,
     if theirs is not None:
         inertial = combine_inertials(mine, theirs, x_tl)
     prefix = f'{src.name}__'
+    sensors, lost_sensors = _moved_sensors(flat, tgt, src, x_tl, report)
     tgt.link = dataclasses.replace(
         tgt.link, inertial=inertial,
         visuals=tgt.link.visuals + _moved(flat, src, x_tl, src.link.visuals, prefix),
-        collisions=tgt.link.collisions + _moved(flat, src, x_tl, src.link.collisions, prefix))
-    for what, lost in (('sensor', src.link.sensors), ('light', src.link.lights)):
+        collisions=tgt.link.collisions + _moved(flat, src, x_tl, src.link.collisions, prefix),
+        sensors=tgt.link.sensors + sensors)
+    for what, lost in (('sensor', lost_sensors), ('light', src.link.lights)):
         for x in lost:
             report.add(ReportKind.DROPPED, f'link[{src.scoped}]/{what}[{x.name}]',
                        f'its link was merged into [{tgt.name}] (collapse_fixed_joints)',

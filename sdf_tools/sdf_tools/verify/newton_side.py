@@ -156,5 +156,15 @@ def newton_snapshot(path: str, usd: Snapshot) -> Snapshot | str:
                     unlimited_beyond=UNLIMITED)
     snap.static = set(usd.static)  # Newton attaches their shapes to the world (body -1)
     _bodies(b, body_q, usd.paths, snap)
+    _merged(usd, snap)
     _joints(b, body_q, usd.paths, snap)
     return snap
+
+
+def _merged(usd: Snapshot, snap: Snapshot) -> None:
+    """Links merged into a body (collapse_fixed_joints): where Newton puts that body, times
+    where the stage holds the link's frame in it."""
+    for k, body in usd.members.items():
+        if k != body and k not in snap.poses and body in snap.poses and body in usd.poses:
+            snap.poses[k] = snap.poses[body] * (usd.poses[body].inverse() * usd.poses[k])
+            snap.members[k] = body

@@ -180,7 +180,20 @@ def _links(stage: Usd.Stage, bodies: list[Usd.Prim], model: str | None, snap: Sn
                 snap.masses[key] = got
             if not prim.HasAPI(UsdPhysics.RigidBodyAPI):
                 snap.static.add(key)
+            _merged(m, prim, key, keys, snap)
     return keys
+
+
+def _merged(m: Usd.Prim, link: Usd.Prim, key: str, keys: _Keys, snap: Snapshot) -> None:
+    """The frames a link's Xform holds: a link merged into it (collapse_fixed_joints) is one."""
+    for child in link.GetChildren():
+        if child.GetTypeName() != 'Xform' or not child.HasAttribute('sdf_tools:name') \
+                or child.HasAttribute('sdf_tools:sensorName'):
+            continue
+        ck = keys.key(m, child)
+        if ck is not None and ck not in snap.poses:
+            snap.poses[ck] = _transform(_world(child))
+            snap.members[ck] = key
 
 
 def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:

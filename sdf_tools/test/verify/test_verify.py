@@ -518,21 +518,26 @@ SLASHED = '''<sdf version="1.11"><model name="m">
   <link name="base"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz>
   </inertia></inertial></link>
   <link name="left/gripper"><pose>0.1 0.2 0 0 0 0.3</pose><inertial><mass>0.5</mass>
-    <inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    <sensor name="wrist_cam" type="camera"><pose>0.01 0 0.02 0 0.2 0</pose>
+      <camera><horizontal_fov>1</horizontal_fov></camera></sensor></link>
   <joint name="fix" type="fixed"><parent>base</parent><child>left/gripper</child></joint>
 </model></sdf>
 '''
 
 
-def test_a_collapsed_link_named_with_a_slash_is_found_where_it_was_merged(tmp_path: Path
-                                                                           ) -> None:
-    """Menagerie's aloha (left/gripper_base) as SDFormat, exported with collapsed fixed joints:
-    the merged link's site is not a sensor site, though its name holds the '/' those have."""
-    src, out = tmp_path / 'm.sdf', tmp_path / 'm.mjcf'
+@pytest.mark.parametrize('ext', ['mjcf', 'usda'])
+def test_a_collapsed_link_and_its_camera_are_found_where_it_was_merged(tmp_path: Path,
+                                                                       ext: str) -> None:
+    """Menagerie's aloha (left/gripper_base, with a wrist camera) as SDFormat, exported with
+    collapsed fixed joints: the merged link is a site (not a sensor site, though its name holds
+    the '/' those have) or a USD frame, and its camera moves onto the body it merged into."""
+    src, out = tmp_path / 'm.sdf', tmp_path / f'm.{ext}'
     src.write_text(SLASHED)
-    assert convert_file(src, to='mjcf', output_path=out,
+    assert convert_file(src, to='mjcf' if ext == 'mjcf' else 'usd', output_path=out,
                         options=ConversionOptions(collapse_fixed_joints=True)).ok
     verdict = verify_files(str(out), str(src))
     assert verdict.ok, [str(d) for d in verdict.differences]
     assert verdict.measures['body pose'].compared == 2
     assert verdict.measures['mass'].compared >= 1
+    assert verdict.measures['sensor pose'].compared == 1
