@@ -244,8 +244,8 @@ def _visual_links(stage: Usd.Stage, models: dict[str, _Model], units: tuple[floa
         if str(prim.GetPath()) in read or prim.HasAPI(UsdPhysics.RigidBodyAPI):
             it.PruneChildren()  # read, or a body the physics parse left out
             continue
-        if not prim.IsA(UsdGeom.Gprim):
-            continue
+        if not (prim.IsA(UsdGeom.Gprim) or prim.HasAttribute(SENSOR_XML)):
+            continue  # a sensor alone holds a link too (gz-sim's sensor.sdf: default_topics)
         it.PruneChildren()
         link = prim.GetParent()
         if str(link.GetPath()) in read:
@@ -254,8 +254,8 @@ def _visual_links(stage: Usd.Stage, models: dict[str, _Model], units: tuple[floa
         key = str(mp.GetPath())
         if link.IsPseudoRoot() or mp.IsPseudoRoot() or (key in models
                                                           and not models[key].model.static):
-            report.add(ReportKind.DROPPED, str(prim.GetPath()), 'geometry outside the links '
-                       'of a model (no rigid body or collider holds it) is not read', file)
+            report.add(ReportKind.DROPPED, str(prim.GetPath()), 'geometry or sensor outside the '
+                       'links of a model (no rigid body or collider holds it) is not read', file)
             continue
         if key not in models:
             models[key] = _Model(mp, Model(original_name(mp).replace('::', '__'), static=True,

@@ -206,3 +206,22 @@ def test_a_static_model_of_visuals_alone_comes_back(write_sdf, tmp_path: Path) -
     assert [v.name for v in models['marker'].links[0].visuals] == ['level', 'buffer']
     assert pose_error(expected(loaded).links[('marker', 'link')][0],
                       expected(load_file(src)).links[('marker', 'link')][0]) <= TOL
+
+
+def test_a_static_model_of_a_sensor_alone_comes_back(write_sdf, tmp_path: Path) -> None:
+    """gz-sim's test/worlds/sensor.sdf: model default_topics, links holding one sensor each."""
+    src = write_sdf('<world name="w"><model name="ball"><link name="b"><collision name="c">'
+                    '<geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link>'
+                    '</model><model name="cams"><static>true</static><pose>10 0 0.5 0 0 0</pose>'
+                    '<link name="camera_link"><sensor name="camera" type="camera"><pose>0 0 0.1 0 0 0'
+                    '</pose><camera><horizontal_fov>1</horizontal_fov></camera></sensor></link>'
+                    '</model></world>')
+    out, back = _round_trip(src, 'sdf', tmp_path)
+    assert [e.element for e in back.report.entries if e.kind is ReportKind.DROPPED] == []
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None
+    models = {m.name: m for m in loaded.document.worlds[0].models}
+    assert sorted(models) == ['ball', 'cams'] and models['cams'].static
+    assert [s.name for s in models['cams'].links[0].sensors] == ['camera']
+    assert pose_error(expected(loaded).links[('cams', 'camera_link')][0],
+                      expected(load_file(src)).links[('cams', 'camera_link')][0]) <= TOL
