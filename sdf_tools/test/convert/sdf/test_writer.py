@@ -4,21 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from lxml import etree
+from support.custom_sensor import CUSTOM_SENSOR
 
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import load_file
 from sdf_tools.resolved import resolve
-
-# gz-sim's examples/plugin/custom_sensor_system/odometer.sdf: a custom sensor whose type and
-# element carry a `gz:` prefix the file never declares (libsdformat reads it, so do we).
-CUSTOM_SENSOR = '''<sdf version="1.9"><model name="m"><link name="link">
-  <inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-  <sensor name="odo" type="custom" gz:type="odometer"><pose>0.1 0.2 0.3 0 0 0.4</pose>
-    <update_rate>30</update_rate>
-    <gz:odometer><noise type="gaussian"><mean>0.25</mean><stddev>0.5</stddev></noise></gz:odometer>
-  </sensor></link></model></sdf>
-'''
 
 
 def test_a_sensor_with_an_undeclared_prefix_is_written(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from pxr import Gf, Usd, UsdGeom
+from support.custom_sensor import CUSTOM_SENSOR
 
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
@@ -154,15 +155,6 @@ def test_urdf_gazebo_sensors_reach_usd_where_libsdformat_puts_them(tmp_path: Pat
     assert '<horizontal_fov>1.2</horizontal_fov>' in got['head::cam'].element.xml
 
 
-# gz-sim's examples/plugin/custom_sensor_system/odometer.sdf: a custom sensor whose type and
-# element carry a `gz:` prefix the file never declares (libsdformat reads it, so do we).
-CUSTOM_SENSOR = '''<sdf version="1.9"><model name="m"><link name="link">
-  <inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial>
-  <sensor name="odo" type="custom" gz:type="odometer"><pose>0.1 0.2 0.3 0 0 0.4</pose>
-    <update_rate>30</update_rate>
-    <gz:odometer><noise type="gaussian"><mean>0.25</mean><stddev>0.5</stddev></noise></gz:odometer>
-  </sensor></link></model></sdf>
-'''
 
 
 def test_a_sensor_with_an_undeclared_prefix_comes_back_from_usd(tmp_path: Path) -> None:
