@@ -149,21 +149,8 @@ class UrdfWalk:
 
     def preorder(self) -> list[str]:
         """Every link below the root, depth first: ``CreateSDF``'s order when nothing stops it."""
-        out: list[str] = []
-        seen: set[str] = set()
-
-        def visit(link: str) -> None:
-            if link in seen:  # a loop (refused by the reader): walk it once
-                return
-            seen.add(link)
-            if link != 'world':
-                out.append(link)
-            for j in self.children.get(link, []):
-                visit(j.child)
-
-        for root in self.roots:
-            visit(root)
-        return out
+        found = (link for root in self.roots for link in self.below(root) if link != 'world')
+        return list(dict.fromkeys(found))  # each once, in the order first met
 
     def below(self, link: str) -> list[str]:
         """``link`` and every link below it, depth first."""
