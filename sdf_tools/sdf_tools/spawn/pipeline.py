@@ -13,16 +13,28 @@ operation here looks at the world before and after:
 
 Every function returns an :class:`~sdf_tools.spawn.result.Outcome` and never
 raises for bad input or an absent simulator.
+
+An answer can be lost although the request arrived. gz-transport's responder
+remembers every requester address it ever answered and connects only to new
+ones; when a new requester (each ``gz service`` call is a new process) binds
+the port of an earlier one, its answer is dropped. With one command-line call
+per request this happens to a few calls in a hundred to a long-running
+Gazebo, more the longer it runs. So a time-out from a Gazebo that answered
+before is not taken as "Gazebo is gone": a read (the worlds, the scene) is
+asked again, and a command (create, remove, set_pose), which arrived, is
+judged by the scene like any other and never sent twice.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sdf_tools.spawn.assets import URI_MODES
 from sdf_tools.spawn.errors import BackendError, BackendTimeoutError
@@ -34,6 +46,7 @@ from sdf_tools.transform import Transform, normalize_quat
 
 WORLD_FRAMES = ('', 'world')
 POSE_TOLERANCE = 1e-4  # m and rad: how close a confirmed pose must be
+_T = TypeVar('_T')
 
 
 @dataclass(frozen=True)
@@ -84,9 +97,28 @@ def world_pose(pose: Transform, relative_to: str, entities: list[EntityInfo], wo
                      f'frame [{relative_to}] is neither "world" nor an entity of world [{world}]')
 
 
+def _read(call: Callable[[], _T], attempts: int = 2) -> _T:
+    """Ask ``call`` up to ``attempts`` times while its answer is lost (see the module doc)."""
+    for _ in range(attempts - 1):
+        try:
+            return call()
+        except BackendTimeoutError:
+            pass
+    return call()
+
+
+def _command(call: Callable[[], None]) -> BackendTimeoutError | None:
+    """Send a command; return its time-out, if it had one, for the scene to judge."""
+    try:
+        call()
+    except BackendTimeoutError as err:
+        return err
+    return None
+
+
 def _worlds(backend: SimulatorBackend) -> list[str]:
     try:
-        return backend.world_names()
+        return _read(backend.world_names)
     except BackendTimeoutError as err:
         raise SpawnError(ResultCode.TIMEOUT,
                          f'no Gazebo answered ({err}): is Gazebo running, in the same '
@@ -106,10 +138,12 @@ def find_world(backend: SimulatorBackend, world: str, *,
         return world, backend.list_entities(world, live_poses=live_poses)
     except BackendTimeoutError:
         names = _worlds(backend)
-        if world not in names:
-            running = ', '.join(f'[{n}]' for n in names) or 'none'
-            raise SpawnError(ResultCode.NOT_FOUND,
-                             f'world [{world}] not found: Gazebo runs {running}') from None
+    if world not in names:
+        running = ', '.join(f'[{n}]' for n in names) or 'none'
+        raise SpawnError(ResultCode.NOT_FOUND, f'world [{world}] not found: Gazebo runs {running}')
+    try:  # the world runs: its answer was lost (see the module doc)
+        return world, _read(lambda: backend.list_entities(world, live_poses=live_poses))
+    except BackendTimeoutError:
         raise SpawnError(ResultCode.TIMEOUT, f'world [{world}] did not answer in time') from None
 
 
@@ -118,7 +152,14 @@ def _wait_for(backend: SimulatorBackend, world: str, test: Callable[[list[Entity
     """Poll the world's entities until ``test`` returns something truthy (None on time-out)."""
     deadline = time.monotonic() + timeout
     while True:
-        found = test(backend.list_entities(world, live_poses=live_poses))
+        try:
+            found = test(backend.list_entities(world, live_poses=live_poses))
+        except BackendTimeoutError:
+            # The world answered before: a lost answer (see the module doc). Poll on, and
+            # at least once more when the lost answer took us past the deadline.
+            if time.monotonic() < deadline:
+                continue
+            return test(backend.list_entities(world, live_poses=live_poses)) or None
         if found or time.monotonic() >= deadline:
             return found or None
         time.sleep(0.05)
@@ -152,20 +193,36 @@ def _check_request(request: SpawnRequest) -> None:
         check_pose(request.pose)
 
 
-def _send(backend: SimulatorBackend, world: str, sdf: str, create: CreateRequest) -> str | None:
+@contextlib.contextmanager
+def _sent(backend: SimulatorBackend, world: str, sdf: str,
+          create: CreateRequest) -> Iterator[BackendTimeoutError | None]:
     """Send ``sdf`` inline, or as a temporary file when it is too long for the backend.
 
-    Returns the temporary file (to remove once Gazebo has read it), or None.
+    Yields the create's time-out, if it had one (:func:`_command`). A temporary
+    file is removed when the caller is done waiting: Gazebo reads it at its
+    next step.
     """
     limit = backend.max_inline_sdf
+    path = None
     if limit is None or len(sdf.encode('utf-8')) <= limit:
-        backend.create(world, CreateRequest(sdf, '', create.name, create.allow_renaming, create.pose))
-        return None
-    fd, path = tempfile.mkstemp(prefix='sdf_tools_spawn_', suffix='.sdf')
-    with os.fdopen(fd, 'w', encoding='utf-8') as out:
-        out.write(sdf)
-    backend.create(world, CreateRequest('', path, create.name, create.allow_renaming, create.pose))
-    return path
+        request = CreateRequest(sdf, '', create.name, create.allow_renaming, create.pose)
+    else:
+        fd, path = tempfile.mkstemp(prefix='sdf_tools_spawn_', suffix='.sdf')
+        with os.fdopen(fd, 'w', encoding='utf-8') as out:
+            out.write(sdf)
+        request = CreateRequest('', path, create.name, create.allow_renaming, create.pose)
+    try:
+        yield _command(lambda: backend.create(world, request))
+    finally:
+        if path is not None:
+            os.unlink(path)
+
+
+def _unanswered(lost: BackendTimeoutError | None, what: str, world: str) -> None:
+    """Raise TIMEOUT when a command had no answer and the scene does not show it done either."""
+    if lost is not None:
+        raise SpawnError(ResultCode.TIMEOUT, f'no answer from Gazebo: {lost}, and {what}',
+                         world=world)
 
 
 def _spawn(backend: SimulatorBackend, request: SpawnRequest, timeout: float) -> Outcome:
@@ -188,14 +245,12 @@ def _spawn(backend: SimulatorBackend, request: SpawnRequest, timeout: float) -> 
         return next((e for e in entities if e.top_level and e.id not in known
                      and renamed.fullmatch(e.name) and e.kind == 'model'), None)
 
-    sent = _send(backend, world, model.sdf,
-                 CreateRequest(name=name, allow_renaming=request.allow_renaming, pose=pose))
-    try:
+    with _sent(backend, world, model.sdf, CreateRequest(
+            name=name, allow_renaming=request.allow_renaming, pose=pose)) as lost:
         entity = _wait_for(backend, world, created, timeout)
-    finally:
-        if sent is not None:
-            os.unlink(sent)
     if not isinstance(entity, EntityInfo):
+        _unanswered(lost, f'no entity [{name}] appeared in world [{world}] within {timeout:g} s',
+                    world)
         raise SpawnError(ResultCode.OPERATION_FAILED,
                          f'Gazebo accepted [{name}] but no such entity appeared in world [{world}] '
                          f'within {timeout:g} s: Gazebo refused the model (see its log)',
@@ -231,8 +286,9 @@ def _delete(backend: SimulatorBackend, world: str, name: str, timeout: float) ->
         why = 'is not top-level: Gazebo removes whole top-level models and lights only' if nested \
             else 'does not exist'
         raise SpawnError(code, f'entity [{name}] of world [{world}] {why}', world=world)
-    backend.remove(world, name, entity.kind)
+    lost = _command(lambda: backend.remove(world, name, entity.kind))
     if _wait_for(backend, world, lambda es: all(e.id != entity.id for e in es), timeout) is None:
+        _unanswered(lost, f'[{name}] is still in world [{world}] after {timeout:g} s', world)
         raise SpawnError(ResultCode.OPERATION_FAILED,
                          f'Gazebo accepted the removal of [{name}] but it is still in world '
                          f'[{world}] after {timeout:g} s', world=world)
@@ -263,7 +319,7 @@ def _set_pose(backend: SimulatorBackend, world: str, name: str, pose: Transform,
         raise SpawnError(ResultCode.OPERATION_FAILED if exists else ResultCode.NOT_FOUND,
                          f'entity [{name}] of world [{world}] {why}', world=world)
     target = world_pose(pose, relative_to, before, world)
-    backend.set_pose(world, name, target)
+    lost = _command(lambda: backend.set_pose(world, name, target))
 
     def moved(entities: list[EntityInfo]) -> EntityInfo | None:
         now = _top(entities, name)
@@ -271,6 +327,7 @@ def _set_pose(backend: SimulatorBackend, world: str, name: str, pose: Transform,
 
     found = _wait_for(backend, world, moved, timeout, live_poses=True)
     if not isinstance(found, EntityInfo):
+        _unanswered(lost, f'[{name}] is not at the new pose after {timeout:g} s', world)
         raise SpawnError(ResultCode.OPERATION_FAILED,
                          f'Gazebo accepted the new pose of [{name}] but the entity is not there '
                          f'after {timeout:g} s')

@@ -2,7 +2,9 @@
 
 Like gz-sim, it answers every request at once and applies it at the next
 "step" (here: the next ``list_entities``), refusing silently what gz-sim
-refuses (a taken name without renaming, an unknown entity).
+refuses (a taken name without renaming, an unknown entity). ``lose`` drops
+answers the way gz-transport can: the request is carried out, the answer
+never comes (a time-out).
 """
 from __future__ import annotations
 
@@ -23,9 +25,16 @@ class FakeGazebo:
     running: bool = True
     refuse_all: bool = False  # accept requests but never apply them (a Gazebo that fails)
     max_inline_sdf: int | None = None
+    lose: dict[str, int] = field(default_factory=dict)  # method name -> answers to drop
     created: list[CreateRequest] = field(default_factory=list)
     _pending: list[Callable[[], None]] = field(default_factory=list)
     _next_id: int = 2
+
+    def _answer(self, method: str) -> None:
+        """Raise a time-out if this answer is one to lose (after the request was carried out)."""
+        if self.lose.get(method, 0) > 0:
+            self.lose[method] -= 1
+            raise BackendTimeoutError(f'no answer to {method} (lost)')
 
     def _check(self, world: str) -> list[EntityInfo]:
         if not self.running or world not in self.worlds:
@@ -35,6 +44,7 @@ class FakeGazebo:
     def world_names(self) -> list[str]:
         if not self.running:
             raise BackendTimeoutError('no answer on /gazebo/worlds')
+        self._answer('world_names')
         return list(self.worlds)
 
     def create(self, world: str, request: CreateRequest) -> None:
@@ -58,6 +68,7 @@ class FakeGazebo:
                                        name))
             self._next_id += 2
         self._pending.append(apply)
+        self._answer('create')
 
     def remove(self, world: str, name: str, kind: str = 'model') -> None:
         entities = self._check(world)
@@ -65,6 +76,7 @@ class FakeGazebo:
         def apply() -> None:
             entities[:] = [e for e in entities if e.name != name and e.parent != name]
         self._pending.append(apply)
+        self._answer('remove')
 
     def set_pose(self, world: str, name: str, pose: Transform) -> None:
         entities = self._check(world)
@@ -74,6 +86,7 @@ class FakeGazebo:
                 if e.name == name:
                     entities[i] = EntityInfo(e.name, e.id, e.kind, pose, pose)
         self._pending.append(apply)
+        self._answer('set_pose')
 
     def list_entities(self, world: str, *, live_poses: bool = True) -> list[EntityInfo]:
         entities = self._check(world)
@@ -81,4 +94,5 @@ class FakeGazebo:
             for apply in self._pending:
                 apply()
         self._pending.clear()
+        self._answer('list_entities')
         return list(entities)
