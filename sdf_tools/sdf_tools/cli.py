@@ -102,14 +102,14 @@ def _print_tree(g: FrameGraphs, children: dict[int, list[int]], vid: int, depth:
 
 def _lumped_names(result: LoadResult) -> frozenset[str]:
     """A URDF's lumped joints and links, which the target's libsdformat keeps as frames (13.1+)."""
-    doc = result.document
-    if doc is None or doc.format != 'urdf' or doc.model is None:
+    doc, walk = result.document, result.urdf_walk
+    if doc is None or doc.model is None or walk is None:
         return frozenset()
     from sdf_tools.gazebo import using
     from sdf_tools.urdf.lumped_frames import lumped_frames
 
     with using(result.gazebo):
-        return frozenset(f'{doc.model.name}::{lf.frame.name}' for lf in lumped_frames(doc.model))
+        return frozenset(f'{doc.model.name}::{lf.frame.name}' for lf in lumped_frames(walk))
 
 
 def _print_frames(result: LoadResult) -> None:

@@ -13,6 +13,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -33,6 +34,9 @@ from sdf_tools.sdf.stream import WorldModelStreamer
 from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.xmlsafe import line_of, parse_bytes, read_file
 
+if TYPE_CHECKING:
+    from sdf_tools.urdf.lumping_walk import UrdfWalk
+
 
 @dataclass
 class LoadResult(Findings):
@@ -45,6 +49,9 @@ class LoadResult(Findings):
         world_graphs: graphs of each world, in document order.
         usable: False when the input could not be read as SDFormat or URDF
             at all (missing file, not XML, unknown root): CLI exit code 2.
+        urdf_walk: a URDF's walk as libsdformat converts it (what it lumps, in
+            which order, which links it writes), made once by the reader; the
+            converter, the lint and the frame listings read this one.
     """
 
     document: Document | None
@@ -53,6 +60,7 @@ class LoadResult(Findings):
     world_graphs: list[FrameGraphs] = field(default_factory=list)
     usable: bool = True
     gazebo: GazeboTarget = field(default_factory=current_target)  # whose libsdformat read it
+    urdf_walk: UrdfWalk | None = None
 
 
 def detect_format(root: etree._Element, source: str | None,
@@ -126,7 +134,12 @@ def load_document(document: Document, diagnostics: Iterable[Diagnostic] = ()) ->
         document: the description an importer built (MJCF, USD).
         diagnostics: what reading it found, kept first.
     """
-    return _with_graphs(LoadResult(document, list(diagnostics)))
+    walk = None
+    if document.format == 'urdf' and document.model is not None:
+        # A URDF model built in memory is walked here, as the reader walks what it reads.
+        from sdf_tools.urdf.lumping_walk import urdf_walk
+        walk = urdf_walk(document.model)
+    return _with_graphs(LoadResult(document, list(diagnostics), urdf_walk=walk))
 
 
 def _with_graphs(result: LoadResult) -> LoadResult:
@@ -207,7 +220,7 @@ def _read_root(root: etree._Element, source: str | None,
             d.code in (ErrorCode.ATTRIBUTE_MISSING, ErrorCode.VERSION_UNSUPPORTED) for d in diags)
         return LoadResult(doc, list(diags), usable=usable)
     if fmt in ('urdf', 'xacro'):
-        from sdf_tools.urdf import read_urdf_root  # URDF support is optional at import time
+        from sdf_tools.urdf import read_urdf  # URDF support is optional at import time
         if fmt == 'xacro':
             from sdf_tools.urdf.xacro_expand import expand_xacro
             if source is None:
@@ -220,8 +233,8 @@ def _read_root(root: etree._Element, source: str | None,
             if root2 is None:
                 return LoadResult(None, [*xd, *([bad] if bad else [])], usable=False)
             root = root2
-        doc, diags = read_urdf_root(root, source)
-        return LoadResult(doc, list(diags))
+        read = read_urdf(root, source)
+        return LoadResult(read.document, list(read.diagnostics), urdf_walk=read.walk)
     # A Menagerie model given to check/inspect/report: say which commands read MJCF.
     hint = ('; MJCF is read by sdf_tools convert and verify (convert FILE --to sdf -o OUT.sdf)'
             if root.tag == 'mujoco' else '')

@@ -40,6 +40,7 @@ from sdf_tools.frames import FrameGraphs, build_model_graphs, build_world_graphs
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Model, World
 from sdf_tools.resolved import Resolved
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 
 class Picked(NamedTuple):
@@ -61,10 +62,23 @@ class ExportPlan:
     graphs: list[FrameGraphs] | None = None
     picked: list[Picked] = field(default_factory=list)
     models: list[FlatModel] = field(default_factory=list)  # flattened, as :func:`plan_export` does
+    # A URDF's walk (the load's), over this plan's document: a copy's walk is copied with it.
+    urdf_walk: UrdfWalk | None = None
 
     @property
     def source_format(self) -> str:
         return self.document.format
+
+    def walk(self) -> UrdfWalk:
+        """Return the URDF's walk, which every load of a URDF makes (:mod:`sdf_tools.load`).
+
+        Raises:
+            ValueError: the plan was started from a ``LoadResult`` made by hand, without one.
+        """
+        if self.urdf_walk is None:
+            msg = 'a URDF is converted from a load (load_file, load_string, load_document)'
+            raise ValueError(msg)
+        return self.urdf_walk
 
 
 def start_export(result: LoadResult, options: ConversionOptions, report: ConversionReport, *,
@@ -76,10 +90,12 @@ def start_export(result: LoadResult, options: ConversionOptions, report: Convers
     """
     if refuse(result, options, report) or result.document is None:
         return None
-    doc = copy_module.deepcopy(result.document) if copy else result.document
+    doc, walk = result.document, result.urdf_walk
+    if copy:  # one copy of both: the walk's links and joints are then the copy's
+        doc, walk = copy_module.deepcopy((doc, walk))
     graphs = None if copy else [*([result.model_graphs] if result.model_graphs else []),
                                 *result.world_graphs]
-    return ExportPlan(doc, Path(doc.file).parent if doc.file else None, graphs)
+    return ExportPlan(doc, Path(doc.file).parent if doc.file else None, graphs, urdf_walk=walk)
 
 
 def _no_model(plan: ExportPlan, name: str, found: list[Picked]) -> Diagnostic:

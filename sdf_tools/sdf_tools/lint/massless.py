@@ -23,7 +23,7 @@ from sdf_tools.model import Document, Model
 from sdf_tools.model.massless import is_massless
 from sdf_tools.resolved import Resolved, ResolvedLink
 from sdf_tools.urdf.conversion import MASSLESS_ROOT, is_massless_root
-from sdf_tools.urdf.lumping_walk import urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 from sdf_tools.urdf.releases import rules
 
 
@@ -36,8 +36,8 @@ def _sdf(link: ResolvedLink) -> Finding | None:
                       'body (Gazebo needs a positive mass on a moving link)', i.loc or link.element.loc)
 
 
-def _urdf(model: Model, links: dict[str, ResolvedLink]) -> list[Finding]:
-    walk = urdf_walk(model)  # libsdformat's lumping groups and sums (urdf/lumping_walk.py)
+def _urdf(model: Model, walk: UrdfWalk, links: dict[str, ResolvedLink]) -> list[Finding]:
+    """``walk``: the load's, libsdformat's lumping groups and sums (urdf/lumping_walk.py)."""
     groups: dict[str, list[str]] = {}
     for lk in model.links:
         groups.setdefault(walk.absorber(lk.name), []).append(lk.name)
@@ -88,11 +88,14 @@ def _findings(resolved: Resolved) -> list[Finding]:
     if doc is None:
         return []
     if doc.format == 'urdf' and doc.model is not None:
+        walk = resolved.urdf_walk
+        if walk is None:  # not from a load (every load of a URDF keeps its walk): nothing to judge
+            return []
         # A massless root is the reader's MODEL_WITHOUT_LINK already (libsdformat refuses the
         # robot): that error is its one line.
         refused = {d.message[len(MASSLESS_ROOT):].split(']', 1)[0]
                    for d in resolved.diagnostics if is_massless_root(d)}
-        found = _urdf(doc.model, {lk.element.name: lk for lk in resolved.links})
+        found = _urdf(doc.model, walk, {lk.element.name: lk for lk in resolved.links})
         return [f for f in found if f.subject.rsplit('::', 1)[-1] not in refused]
     static = {m.name for m in resolved.models if m.static}
     return [f for lk in resolved.links if lk.model not in static and (f := _sdf(lk)) is not None]

@@ -208,11 +208,11 @@ def _lumped_frames(result: LoadResult, c: _Collector, model: Model) -> None:
     Each is where its joint is (a URDF child link's frame is its joint's), attached to the
     link everything was lumped into; unplaced when libsdformat does not write that link.
     """
-    g = result.model_graphs
-    if g is None:
+    g, walk = result.model_graphs, result.urdf_walk
+    if g is None or walk is None:
         return
     with using(result.gazebo):  # the target the model was read for
-        frames = lumped_frames(model)
+        frames = lumped_frames(walk)
     pre = prefix(model.name)
     for lf in frames:
         body = pre + lf.body if lf.written else None
@@ -259,7 +259,7 @@ def resolve(result: LoadResult, file: str | None = None) -> Resolved:
         tuple(c.models), tuple(c.links), tuple(c.joints), tuple(c.frames), tuple(c.sensors),
         tuple(c.actors),
         _first_by_name(c.models), _first_by_name(c.links), _first_by_name(c.joints),
-        result.gazebo)
+        result.gazebo, result.urdf_walk)
 
 
 def _first_by_name(items: list[_Named]) -> dict[str, _Named]:

@@ -15,12 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from sdf_tools.errors import Diagnostic, Findings
 from sdf_tools.gazebo import GazeboTarget
 from sdf_tools.model import Actor, Collision, Document, Frame, Joint, JointAxis, Link, Model, Sensor, Visual
 from sdf_tools.model.elements import Geometry
 from sdf_tools.transform import Transform, Vec3
+
+if TYPE_CHECKING:
+    from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 #: ixx, ixy, ixz, iyy, iyz, izz about the centre of mass, in the inertial frame.
 Inertia6 = tuple[float, float, float, float, float, float]
@@ -184,6 +188,7 @@ class Resolved(Findings):
     links_by_name: Mapping[str, ResolvedLink] = field(default_factory=dict, repr=False)
     joints_by_name: Mapping[str, ResolvedJoint] = field(default_factory=dict, repr=False)
     gazebo: GazeboTarget | None = None  # the target whose libsdformat read the file
+    urdf_walk: UrdfWalk | None = field(default=None, repr=False)  # the load's (LoadResult)
 
 
 def finite(value: float) -> float | None:

@@ -4,12 +4,14 @@
 :class:`~sdf_tools.model.Document` whose model is placed with SDFormat 1.9
 frame semantics (joints relative to their parent link, links relative to
 their parent joint); :func:`~sdf_tools.urdf.xacro_expand.expand_xacro`
-turns a xacro file into URDF bytes first.
+turns a xacro file into URDF bytes first. :func:`read_urdf` also gives libsdformat's
+walk of the robot (:mod:`sdf_tools.urdf.lumping_walk`), which the loader keeps.
 """
 from __future__ import annotations
 
 from sdf_tools.urdf.link import sdf_shape_name
-from sdf_tools.urdf.reader import read_urdf_file, read_urdf_root
+from sdf_tools.urdf.reader import UrdfRead, read_urdf, read_urdf_file, read_urdf_root
 from sdf_tools.urdf.xacro_expand import expand_xacro
 
-__all__ = ['expand_xacro', 'read_urdf_file', 'read_urdf_root', 'sdf_shape_name']
+__all__ = ['UrdfRead', 'expand_xacro', 'read_urdf', 'read_urdf_file', 'read_urdf_root',
+           'sdf_shape_name']

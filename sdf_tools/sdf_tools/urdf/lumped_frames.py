@@ -24,7 +24,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Model, RawPose
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.transform import IDENTITY
-from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 from sdf_tools.urdf.releases import rules
 
 __all__ = ['LumpedFrame', 'check_lumped_frames', 'is_unattached_lumped_frame', 'lumped_frames']
@@ -42,14 +42,13 @@ class LumpedFrame:
     written: bool       # whether libsdformat writes that link (else the chain fails)
 
 
-def lumped_frames(model: Model, walk: UrdfWalk | None = None) -> list[LumpedFrame]:
-    """The frames lumping leaves in the converted ``model``, in libsdformat's order.
+def lumped_frames(walk: UrdfWalk) -> list[LumpedFrame]:
+    """The frames lumping leaves in the converted robot (the load's ``walk``), in libsdformat's order.
 
     Empty for a target whose libsdformat adds none (12.3).
     """
     if not rules().lumped_frames:
         return []
-    walk = walk or urdf_walk(model)
     written = walk.written_links()
     out: list[LumpedFrame] = []
     for joint in walk.lumping_order():
@@ -64,10 +63,9 @@ def lumped_frames(model: Model, walk: UrdfWalk | None = None) -> list[LumpedFram
 
 
 def check_lumped_frames(ctx: ReadContext, model: Model,
-                        joint_elements: dict[str, etree._Element],
-                        walk: UrdfWalk | None = None) -> None:
+                        joint_elements: dict[str, etree._Element], walk: UrdfWalk) -> None:
     """Refuse, as libsdformat 13.1+ does, a lumped frame attached to a link it does not write."""
-    for lf in lumped_frames(model, walk):
+    for lf in lumped_frames(walk):
         joint = lf.joint
         if lf.written or lf.frame.name != joint.name or joint.parent != lf.body:
             continue  # fine, or a frame further down the failing chain

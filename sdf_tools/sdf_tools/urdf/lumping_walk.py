@@ -16,11 +16,14 @@ children in the order of their joints' names: urdfdom keeps joints in a ``std::m
   ``world``). "Without mass" is the target's :func:`~sdf_tools.model.massless.is_massless`
   (``equal(m, 0)`` in 12.3, ``m <= 0`` from 14 on) of the lumped sum.
 
-Every verdict on a converted URDF reads one walk per load: the reader's checks in
+Every verdict on a converted URDF reads one walk per load, the reader's, which the
+load carries (``LoadResult.urdf_walk``, ``Resolved.urdf_walk``): the reader's checks in
 :mod:`sdf_tools.urdf.conversion` (inertia, dropped links, no link left), the #1148
-frames (:mod:`sdf_tools.urdf.lumped_frames`), the 0/0 centre of mass
-(:mod:`sdf_tools.urdf.zero_mass_sum`), and the converter's emulation of what
-libsdformat leaves out (:mod:`sdf_tools.convert.sdf.from_urdf`).
+frames (:mod:`sdf_tools.urdf.lumped_frames`, listed by ``resolve`` and ``frames``), the
+0/0 centre of mass (:mod:`sdf_tools.urdf.zero_mass_sum`), the lint's massless links
+(:mod:`sdf_tools.lint.massless`), and the converter's emulation of what libsdformat
+leaves out (:mod:`sdf_tools.convert.sdf.from_urdf`, on a copy made with its document).
+Its sums are the URDF's as read; its ``CreateSDF`` verdicts are kept per Gazebo target.
 """
 from __future__ import annotations
 

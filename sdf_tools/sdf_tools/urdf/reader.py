@@ -17,6 +17,7 @@ verbatim in ``Model.extras``.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -185,7 +186,7 @@ def _as_converted(ctx: ReadContext, model: Model, walk: UrdfWalk,
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements, walk)
     check_lumped_frames(ctx, model, elements, walk)
-    check_zero_mass_sums(ctx, model, link_elements, walk)
+    check_zero_mass_sums(ctx, link_elements, walk)
 
 
 def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
@@ -214,6 +215,14 @@ def _robot_gazebo(ctx: ReadContext, root: etree._Element, model: Model) -> None:
                 model.static = value
 
 
+class UrdfRead(NamedTuple):
+    """What reading a URDF gave: the document, its diagnostics, and libsdformat's walk of it."""
+
+    document: Document | None
+    diagnostics: list[Diagnostic]
+    walk: UrdfWalk | None  # None when there is no document
+
+
 def read_urdf_root(root: etree._Element, file: str | None
                    ) -> tuple[Document | None, list[Diagnostic]]:
     """Read a parsed URDF; return the document (None if the root is no ``<robot>``).
@@ -221,10 +230,20 @@ def read_urdf_root(root: etree._Element, file: str | None
     Never raises for bad input: every problem is a diagnostic with its line,
     and reading goes on after each one so that all of them are reported.
     """
+    read = read_urdf(root, file)
+    return read.document, read.diagnostics
+
+
+def read_urdf(root: etree._Element, file: str | None) -> UrdfRead:
+    """Read a parsed URDF as :func:`read_urdf_root` does, keeping the walk its verdicts read.
+
+    The loader keeps that walk on its ``LoadResult`` so that every later reader of
+    libsdformat's lumping (the converter, the lint, the frame listings) reads the same one.
+    """
     ctx = ReadContext(file, '1.9')
     if root.tag != 'robot':
         ctx.error(ErrorCode.URDF_INVALID, f'the root element is <{root.tag}>, not <robot>', root)
-        return None, ctx.diagnostics
+        return UrdfRead(None, ctx.diagnostics, None)
     name = root.get('name')
     if name is None:
         ctx.error(ErrorCode.URDF_INVALID, '<robot> needs attribute [name]', root)
@@ -248,7 +267,8 @@ def read_urdf_root(root: etree._Element, file: str | None
                      f'<{c.tag}> is not a URDF child of <robot>; kept verbatim', c)
     _as_converted(ctx, model, walk, joints, link_elements)
     check_gazebo_entities(ctx, root, model, walk)
-    return Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics
+    return UrdfRead(Document(file, 'urdf', None, model=model, loc=ctx.loc(root)), ctx.diagnostics,
+                    walk)
 
 
 def read_urdf_file(path: str | Path) -> tuple[Document | None, list[Diagnostic]]:

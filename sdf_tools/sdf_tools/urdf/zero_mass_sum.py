@@ -16,32 +16,30 @@ from __future__ import annotations
 from lxml import etree
 
 from sdf_tools.errors import Diagnostic, ErrorCode
-from sdf_tools.model import Joint, Model
+from sdf_tools.model import Joint
 from sdf_tools.sdf.context import ReadContext
-from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 __all__ = ['check_zero_mass_sums', 'is_zero_mass_sum', 'zero_mass_sums']
 
 ZERO_SUM = 'the masses sum to 0'  # in the error check_zero_mass_sums gives
 
 
-def zero_mass_sums(model: Model, walk: UrdfWalk | None = None) -> dict[str, tuple[Joint, float]]:
+def zero_mass_sums(walk: UrdfWalk) -> dict[str, tuple[Joint, float]]:
     """Links written with a non-finite centre of mass: link -> (the lump that made it, mass so far).
 
     The lump is the first one whose masses summed to 0 on the way into that link
     (:meth:`UrdfWalk.zero_mass_lumps`, the sums of :meth:`UrdfWalk.lumped_inertial`).
     """
-    walk = walk or urdf_walk(model)
     written = walk.written_links()
     return {n: c for n, c in walk.zero_mass_lumps().items() if n in written}
 
 
-def check_zero_mass_sums(ctx: ReadContext, model: Model,
-                         link_elements: dict[str, etree._Element],
-                         walk: UrdfWalk | None = None) -> None:
+def check_zero_mass_sums(ctx: ReadContext, link_elements: dict[str, etree._Element],
+                         walk: UrdfWalk) -> None:
     """Refuse, as libsdformat does, a link it writes with a 0/0 centre of mass."""
-    for link, (joint, before) in zero_mass_sums(model, walk).items():
-        child = next(lk for lk in model.links if lk.name == joint.child)
+    for link, (joint, before) in zero_mass_sums(walk).items():
+        child = walk.links[joint.child]
         own = child.inertial.mass if child.inertial is not None else 0.0
         ctx.error(ErrorCode.ELEMENT_INVALID,
                   f'Error reading element <pose>: libsdformat lumps link [{joint.child}] '

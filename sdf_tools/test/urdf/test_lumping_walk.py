@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
+from sdf_tools.cli import main
 from sdf_tools.convert.api import convert_loaded
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.gazebo import using
 from sdf_tools.load import load_file
-from sdf_tools.urdf.lumping_walk import urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 INERTIA = '<inertia ixx="{i}" ixy="0" ixz="0" iyy="{i}" iyz="0" izz="{i}"/>'
 
@@ -120,8 +121,9 @@ def test_walk_writes_the_links_libsdformat_writes(tmp_path: Path, name: str, gaz
     ref = _probe(gazebo, path)
     loaded = load_file(path, gazebo=gazebo)
     assert loaded.document is not None and loaded.document.model is not None
+    walk = loaded.urdf_walk  # the one the load made, which every verdict reads
+    assert walk is not None
     with using(gazebo):
-        walk = urdf_walk(loaded.document.model)
         visits = walk.create_sdf()
     written = [v.link for v in visits if v.written]
     assert sorted(f'r::{n}' for n in written) == sorted(lk['name'] for lk in ref['links'])
@@ -160,9 +162,7 @@ def test_preserved_joint_named_like_its_link_clashes(tmp_path: Path, gazebo: str
     clash = [d for d in loaded.diagnostics if d.severity.value == 'error']
     assert [d.code.name for d in clash] == ['DUPLICATE_NAME']
     assert 'frame of the lumped joint' not in clash[0].message
-    with using(gazebo):
-        walk = urdf_walk(loaded.document.model) if loaded.document and loaded.document.model \
-            else None
+    walk = loaded.urdf_walk
     assert walk is not None and 'tool_joint' in walk.joints and not walk.lumped
     # The conversion keeps the preserved joint (renamed) and libsdformat loads the result.
     converted = convert_loaded(load_file(path, gazebo=gazebo), to='sdf',
@@ -173,3 +173,29 @@ def test_preserved_joint_named_like_its_link_clashes(tmp_path: Path, gazebo: str
     back = _probe(gazebo, out)
     assert back['valid'], back['errors']
     assert [(j['name'], j['type']) for j in back['joints']] == [('r::tool_joint', 'fixed')]
+
+
+ARM = Path(__file__).resolve().parents[1] / 'data' / 'urdf' / 'arm.urdf'
+
+
+@pytest.mark.parametrize('command', [
+    ['check', '--strict'], ['frames'], ['inspect', '--json'], ['report', '--json'],
+    ['convert', '--to', 'sdf', '-o', '-'], ['convert', '--to', 'mjcf', '-o', '-']])
+@pytest.mark.parametrize('gazebo', ['fortress', 'harmonic'])
+def test_each_command_walks_the_urdf_once(monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str],
+                                         command: list[str], gazebo: str) -> None:
+    # The reader's walk rides on the LoadResult: the converter, the lint and the frame
+    # listings read it instead of replaying libsdformat's conversion again. (A copy for
+    # the converter is a deepcopy, which does not call __init__.)
+    made: list[UrdfWalk] = []
+    init = UrdfWalk.__init__
+
+    def counted(self: UrdfWalk, *args: object, **kwargs: object) -> None:
+        made.append(self)
+        init(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(UrdfWalk, '__init__', counted)
+    assert main([*command, str(ARM), '--gazebo', gazebo]) in (0, 1)
+    assert capsys.readouterr().out  # it did its work
+    assert len(made) == 1

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from sdf_tools import gazebo
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportEntry, ReportKind
-from sdf_tools.convert.export_plan import flatten_picked, pick_models, start_export
+from sdf_tools.convert.export_plan import ExportPlan, flatten_picked, pick_models, start_export
 from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.mjcf.actuators import write_actuators, write_effort_actuators
 from sdf_tools.convert.mjcf.bodies import ModelExport, export_model
@@ -77,11 +77,12 @@ def _for_mjcf(e: ReportEntry, drives: bool) -> ReportEntry:
                        'for it', e.file, e.line)
 
 
-def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+def _prepare(plan: ExportPlan, options: ConversionOptions, report: ConversionReport) -> None:
+    doc = plan.document
     if doc.format == 'urdf' and doc.model is not None:
         start = len(report.entries)
-        prepare_urdf(doc.model, dataclasses.replace(options, keep_fixed_joints=True), report,
-                     target='mjcf')
+        prepare_urdf(doc.model, plan.walk(), dataclasses.replace(options, keep_fixed_joints=True),
+                     report, target='mjcf')
         drives = options.joint_drive_from_transmission
         report.entries[start:] = [_for_mjcf(e, drives) for e in report.entries[start:]]
     base = Path(doc.file).parent if doc.file else None
@@ -203,7 +204,7 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
         return _fail(report)
     doc = plan.document
     with gazebo.using(result.gazebo):  # whose libsdformat a URDF's lumping follows
-        _prepare(doc, options, report)
+        _prepare(plan, options, report)
     errors = pick_models(plan, options.model)
     if errors:
         return _fail(report, *errors)

@@ -40,7 +40,7 @@ from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.model import Frame, Joint, Link, Model
 from sdf_tools.urdf.conversion import locked_joints, urdf_name
 from sdf_tools.urdf.link import sdf_shape_name
-from sdf_tools.urdf.lumping_walk import UrdfWalk, urdf_walk
+from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 
 @dataclass
@@ -274,15 +274,17 @@ def _carry_urdf_only(state: UrdfState) -> None:
                                 'read by ros2_control and robot_state_publisher from the URDF')
 
 
-def prepare_urdf(model: Model, options: ConversionOptions, report: ConversionReport, *,
-                 target: str = 'sdf') -> None:
+def prepare_urdf(model: Model, walk: UrdfWalk, options: ConversionOptions,
+                 report: ConversionReport, *, target: str = 'sdf') -> None:
     """Turn a URDF-derived model into the model written as SDFormat (in place).
 
-    ``target`` is the format the model is then written to: massless links are the ones
-    it reads as having no mass (:data:`~sdf_tools.convert.massless.NO_MASS`).
+    ``walk`` is the load's walk of ``model`` as read (``ExportPlan.urdf_walk``: its links
+    and joints are ``model``'s). ``target`` is the format the model is then written to:
+    massless links are the ones it reads as having no mass
+    (:data:`~sdf_tools.convert.massless.NO_MASS`).
     """
     blocks = parse_blocks(model.extras)
-    state = UrdfState(model, options, report, urdf_walk(model), make_bodies(model), blocks,
+    state = UrdfState(model, options, report, walk, make_bodies(model), blocks,
                       target=target)
     for b in blocks:
         if b.reference:

@@ -26,7 +26,7 @@ import dataclasses
 
 from sdf_tools import gazebo
 from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
-from sdf_tools.convert.export_plan import start_export
+from sdf_tools.convert.export_plan import ExportPlan, start_export
 from sdf_tools.convert.model_options import all_models, apply_model_options, top_models
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
@@ -42,14 +42,15 @@ __all__ = ['convert_to_sdf']
 
 
 
-def _prepare(doc: Document, options: ConversionOptions, report: ConversionReport) -> None:
+def _prepare(plan: ExportPlan, options: ConversionOptions, report: ConversionReport) -> None:
+    doc = plan.document
     if doc.format == 'urdf' and doc.model is not None:
         for j in doc.model.joints:
             if j.file_name:
                 report.add(ReportKind.RENAMED, f'joint[{j.file_name}]', f'written as [{j.name}]: '
                            'the URDF names a link so too, and SDFormat has one namespace for '
                            'links and joints', *((j.loc.file, j.loc.line) if j.loc else ()))
-        prepare_urdf(doc.model, options, report)
+        prepare_urdf(doc.model, plan.walk(), options, report)
         return
     src = SourceIndex()
     for world in doc.worlds:
@@ -112,7 +113,7 @@ def convert_to_sdf(result: LoadResult, options: ConversionOptions) -> Conversion
     doc = plan.document
     _assumed_by_reader(result, report, doc.format == 'urdf')
     with gazebo.using(result.gazebo):  # a URDF is converted as the target's libsdformat does
-        _prepare(doc, options, report)
+        _prepare(plan, options, report)
     if options.collapse_fixed_joints:
         report.add(ReportKind.ASSUMED, 'option[collapse_fixed_joints]', 'has no effect on a '
                    'conversion to SDFormat (it merges bodies of MJCF/USD exports); URDF -> SDF '
