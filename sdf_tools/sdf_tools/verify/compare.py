@@ -230,9 +230,19 @@ def _rate(j: _Judge, measure: str, obj: str, want: float | None, got: float | No
         j.value(measure, obj, abs(want - got) / max(1.0, abs(want)))
 
 
-def _joints(j: _Judge, exp: Snapshot, obs: Snapshot) -> None:
+def _joints(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
     by_alias = {v: k for k, v in exp.joint_aliases.items()}
+    # A joint whose child the engine keeps as world geometry (a static model's) joins nothing
+    # that moves: Newton imports none (usd-core parses them, on the world at both ends).
+    unheld = sorted(k for k, w in exp.joints.items() if _find(obs.joints, k) is None
+                    and k not in by_alias and (w.child in obs.static
+                                               or w.child.replace('::', '/') in obs.static))
+    if unheld:
+        notes.append(f'joint not compared for {len(unheld)} joints between links the engine '
+                     f'keeps as world geometry: {", ".join(unheld)}')
     for name, want in exp.joints.items():
+        if name in unheld:
+            continue
         got = _find(obs.joints, name)
         if got is None and name in by_alias:
             got = obs.joints.get(by_alias[name])
@@ -251,11 +261,13 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
         body = _find(obs.members, link)
         if body is not None:
             groups.setdefault(body, []).append(link)
-    skipped, balanced = [], []
+    skipped, balanced, still = [], [], []
     for body, links in groups.items():
         got = obs.masses.get(body)
         parts = [exp.link_masses[x] for x in links if x not in exp.massless]
         if got is None:
+            if parts and body in obs.static:
+                still.append(body)
             continue
         if not parts:
             skipped.append(body)
@@ -269,6 +281,9 @@ def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
     if skipped:
         notes.append(f'mass not compared for {len(skipped)} bodies whose links have no mass in '
                      f'the source (the converter chose theirs): {", ".join(sorted(skipped))}')
+    if still:
+        notes.append(f'mass not compared for {len(still)} links the engine keeps as world '
+                     f'geometry (no mass there): {", ".join(sorted(still))}')
     if balanced:
         notes.append(f'inertia of {len(balanced)} bodies compared as MuJoCo balances it (their '
                      'principal moments, a negative one as 0, break A + B >= C in the source; '
@@ -364,7 +379,7 @@ def compare(exp: Snapshot, obs: Snapshot) -> Verdict:
     j = _Judge(obs)
     notes = list(exp.notes) + list(obs.notes)
     _poses(j, exp, obs, notes)
-    _joints(j, exp, obs)
+    _joints(j, exp, obs, notes)
     _actuators(j, exp, obs)
     _masses(j, exp, obs, notes)
     _sensors(j, exp, obs)

@@ -91,7 +91,9 @@ class _Keys:
 
 
 def _joint(stage: Usd.Stage, kind: str, d: Any) -> JointState:
-    m1 = _world(stage.GetPrimAtPath(str(d.body1)))
+    # usd-core puts the pose in the world when body1 is no rigid body (a static link).
+    m1 = _world(stage.GetPrimAtPath(str(d.body1))) if str(d.body1) not in ('', '/') \
+        else Gf.Matrix4d(1.0)
     anchor = m1.Transform(Gf.Vec3d(d.localPose1Position))
     axis = None
     token = str(getattr(d, 'axis', '')).split('.')[-1]
@@ -214,7 +216,8 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
         for p, d in zip(paths, descs, strict=True):
             prim = stage.GetPrimAtPath(p)
             key = keys.key(prim.GetParent().GetParent(), prim)
-            if key is not None and str(d.body1) not in ('', '/'):
+            if key is not None and (str(d.body1) not in ('', '/') or
+                                    snap.paths.get(str(d.rel1)) in snap.static):
                 snap.joints[key] = _joint(stage, kind, d)
                 snap.paths[str(p)] = key
                 held.add(str(d.body1))

@@ -541,3 +541,34 @@ def test_a_collapsed_link_and_its_camera_are_found_where_it_was_merged(tmp_path:
     assert verdict.measures['body pose'].compared == 2
     assert verdict.measures['mass'].compared >= 1
     assert verdict.measures['sensor pose'].compared == 1
+
+
+_STATIC = """<?xml version="1.0"?>
+<sdf version="1.9"><model name="cart"><static>true</static><pose>1 2 0.3 0 0 0.4</pose>
+  <link name="body"><inertial><mass>3</mass></inertial><collision name="c"><geometry><box>
+    <size>1 1 1</size></box></geometry></collision></link>
+  <link name="wheel"><pose>0.5 0.6 0 -1.5707 0 0</pose><collision name="c"><geometry><sphere>
+    <radius>0.3</radius></sphere></geometry></collision></link>
+  <joint name="axle" type="revolute"><pose>0 0 0.1 0 0 0</pose><parent>body</parent>
+    <child>wheel</child><axis><xyz>0 0 1</xyz><limit><lower>-1</lower><upper>2</upper></limit>
+    </axis></joint></model></sdf>
+"""
+
+
+@pytest.mark.parametrize('shift', [0.0, 0.01])
+def test_usd_core_compares_the_joints_of_a_static_model(shift: float, tmp_path: Path) -> None:
+    """usd-core parses a joint between static colliders on the world at both ends (pose in the
+    world); Newton imports none, which is noted, not hidden as an agreement."""
+    from pxr import Gf, Usd
+    src = tmp_path / 'cart.sdf'
+    src.write_text(_STATIC)
+    out = _export(src, tmp_path / 'cart.usda')
+    stage = Usd.Stage.Open(str(out))
+    attr = stage.GetPrimAtPath('/cart/joints/axle').GetAttribute('physics:localPos1')
+    attr.Set(attr.Get() + Gf.Vec3f(0.0, 0.0, shift))
+    stage.GetRootLayer().Save()
+    v = verify_files(str(out), str(src))
+    assert v.measures['joint type'].compared == 1 and v.measures['joint axis'].compared == 1
+    assert _differs(v) == ({('joint anchor', 'joint [axle]')} if shift else set())
+    assert any('joint not compared for 1 joints' in n and 'axle' in n for n in v.notes)
+    assert any('mass not compared for 1 links' in n and 'body' in n for n in v.notes)

@@ -9,7 +9,9 @@ What the stage says is read with ``UsdPhysics.LoadUsdPhysicsFromRange``
 Each rigid body becomes a link, grouped into models by their articulation
 root (else their parent prim); its pose, mass properties, visuals and
 collisions (:mod:`~sdf_tools.convert.usd.read_shapes`) come back, and every
-joint between bodies of one model (:mod:`~sdf_tools.convert.usd.read_joints`).
+joint between bodies of one model (:mod:`~sdf_tools.convert.usd.read_joints`),
+which may be the colliders of a static model. Models, links and joints keep
+the stage's order, in the world prim the writer made (by its name).
 Names come back from ``sdf_tools:name`` (else ``displayName``, else the
 prim name). What has no SDFormat form is reported with the prim path.
 """
@@ -18,13 +20,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 
-from pxr import Sdf, Tf, Usd, UsdGeom, UsdPhysics
+from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
-from sdf_tools.convert.usd.names import original_name
+from sdf_tools.convert.usd.names import NAME_ATTR, original_name
 from sdf_tools.convert.usd.read_joints import read_joint
 from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
@@ -108,8 +110,9 @@ def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: Co
     pose = x_wm.inverse() * x_wl
     link = Link(name, RawPose(Transform(tuple(v * mpu for v in pose.p), pose.q)),  # type: ignore[arg-type]
                 loc=Loc(file, None, str(prim.GetPath())))
-    if not m.model.static:
-        link.inertial = _inertial(prim, kpu, mpu, report, file)
+    # A static link has no mass in UsdPhysics; the writer keeps its <inertial> as the copy.
+    link.inertial = get_inertial(prim) if m.model.static else \
+        _inertial(prim, kpu, mpu, report, file)
     m.links[str(prim.GetPath())] = name
     m.model.links.append(link)
     world = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
@@ -153,7 +156,7 @@ def _unique(name: str, seen: set[str]) -> str:
 def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc: object,
            mpu: float, report: ConversionReport, file: str) -> None:
     prim = models[next(iter(models))].prim.GetStage().GetPrimAtPath(path)
-    b0, b1 = str(getattr(desc, 'body0', '')), str(getattr(desc, 'body1', ''))
+    b0, b1 = _end(desc, 0, owner), _end(desc, 1, owner)
     m = owner.get(b1)
     if m is None:
         report.add(ReportKind.DROPPED, path, 'its body1 is not a rigid body of the stage', file)
@@ -167,8 +170,14 @@ def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc:
     elif b0 and b0 != '/':
         report.add(ReportKind.REWRITTEN, path, f'body0 [{b0}] is no rigid body: joined to the '
                    'world', file)
-    joint = read_joint(prim, (desc.localPose1Position, desc.localPose1Orientation),  # type: ignore[attr-defined]
-                       mpu, report, file)
+    local1 = (desc.localPose1Position, desc.localPose1Orientation)  # type: ignore[attr-defined]
+    if m.model.static:
+        # usd-core gives the pose in the world when body1 is no rigid body; the authored one
+        # is in the link's frame, as for a body.
+        api = UsdPhysics.Joint(prim)
+        local1 = (api.GetLocalPos1Attr().Get() or Gf.Vec3f(0.0),
+                  api.GetLocalRot1Attr().Get() or Gf.Quatf(1.0))
+    joint = read_joint(prim, local1, mpu, report, file)
     if joint is None:
         return
     own = original_name(prim)
@@ -179,6 +188,20 @@ def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc:
     joint.parent, joint.child = parent, m.links[b1]
     joint.loc = Loc(file, None, path)
     m.model.joints.append(joint)
+
+
+def _end(desc: object, side: int, owner: dict[str, _Model]) -> str:
+    """Return the body of a joint's end: the parser's rigid body, else a static model's link.
+
+    usd-core leaves ``body0``/``body1`` empty where the relationship names a collider without
+    ``RigidBodyAPI`` (a static model's link, as the writer lays one out); ``rel0``/``rel1``
+    still name it.
+    """
+    body = str(getattr(desc, f'body{side}', ''))
+    if body not in ('', '/'):
+        return body
+    rel = str(getattr(desc, f'rel{side}', ''))
+    return rel if rel in owner and owner[rel].model.static else body
 
 
 def _parse(stage: Usd.Stage) -> dict[object, tuple[list[Sdf.Path], list[object]]]:
@@ -294,6 +317,9 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         owner[str(bpath)] = models[key]
     _static_links(stage, parsed, models, (mpu, kpu), report, path)
     _visual_links(stage, models, (mpu, kpu), report, path)
+    for m in models.values():
+        if m.model.static:
+            owner.update(dict.fromkeys(m.links, m))
     if not models:
         report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
                                              'no rigid body (UsdPhysics.RigidBodyAPI)', path))
@@ -302,10 +328,41 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         if str(kind).split('.')[-1] in _JOINT_TYPES:
             for jpath, desc in zip(paths, descs, strict=True):
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
-    found = [m.model for m in models.values()]
-    if len(found) == 1:
-        return Document(path, 'sdf', '1.9', model=found[0])
-    return Document(path, 'sdf', '1.9', worlds=[World('default', models=found)])
+    return _document(stage, models, report, path)
+
+
+def _world_of(m: _Model) -> str:
+    """Return the world a model prim is in: its parent, a named root Xform as the writer lays a
+    world out (else '': a model at the root, or a stage another tool wrote)."""
+    parent = m.prim.GetParent()
+    if not parent or parent.IsPseudoRoot() or not parent.GetParent().IsPseudoRoot() \
+            or not parent.HasAttribute(NAME_ATTR):
+        return ''
+    return original_name(parent)
+
+
+def _document(stage: Usd.Stage, models: dict[str, _Model], report: ConversionReport,
+              path: str) -> Document:
+    """Put the models, links and joints in the stage's order (the parser groups them by kind, so
+    the canonical link, the first, would change) into their worlds, named as the stage has them."""
+    order = {str(p.GetPath()): i for i, p in enumerate(stage.Traverse())}
+
+    def rank(loc: Loc | None) -> int:
+        return order.get(loc.xml_path or '' if loc is not None else '', len(order))
+
+    for m in models.values():
+        m.model.links.sort(key=lambda lk: rank(lk.loc))
+        m.model.joints.sort(key=lambda j: rank(j.loc))
+    worlds: dict[str, list[Model]] = {}
+    for m in sorted(models.values(), key=lambda m: rank(m.model.loc)):
+        worlds.setdefault(_world_of(m), []).append(m.model)
+    if list(worlds) == [''] and len(worlds['']) == 1:
+        return Document(path, 'sdf', '1.9', model=worlds[''][0])
+    if '' in worlds:
+        report.add(ReportKind.ASSUMED, 'world', f'{len(worlds[""])} model(s) outside a world '
+                   'prim: read into a world named [default]', path)
+    return Document(path, 'sdf', '1.9', worlds=[World(name or 'default', models=found)
+                                                 for name, found in worlds.items()])
 
 
 def load_usd(path: str) -> Imported:

@@ -8,7 +8,8 @@
 The stage is what Isaac Sim and Newton read: metres, kilograms, Z up, one
 ``Xform`` per model (the default prim; a world's ``Xform`` holds its models),
 one ``Xform`` per link with ``RigidBodyAPI`` and ``MassAPI`` placed at the
-link's resolved pose (static models' links are plain colliders), visuals
+link's resolved pose (static models' links are plain colliders, an
+``<inertial>`` kept only as ``sdf_tools:inertial``), visuals
 and collisions as geometry prims under their link, ``<frame>``s as plain
 ``Xform``s under the link they are attached to, joints in a ``joints`` scope
 of the model, ``ArticulationRootAPI`` on the model. The options apply as
@@ -31,6 +32,7 @@ from sdf_tools.convert.joint_positions import unknown_names
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.usd.couplings import write_couplings
 from sdf_tools.convert.usd.drives import joint_losses, write_drive
+from sdf_tools.convert.usd.exact import put_inertial
 from sdf_tools.convert.usd.joint_state import write_joint_state
 from sdf_tools.convert.usd.joints import JointSite, write_joint
 from sdf_tools.convert.usd.losses import report_losses
@@ -112,7 +114,9 @@ class _ModelWriter:
         self.bodies[fl.name] = str(path)
         self.children[fl.name] = Siblings()
         link = fl.link
-        if not fl.static:
+        if fl.static:
+            _static_inertial(prim, fl, self.report)
+        else:
             body = UsdPhysics.RigidBodyAPI.Apply(prim)
             if link.kinematic:
                 body.CreateKinematicEnabledAttr(True)
@@ -224,7 +228,21 @@ class _ModelWriter:
             write_drive(prim, j, interface, self.report, self.options.actuators)
             joint_losses(prim, j, self.report)
         write_couplings(self.flat, prims, self.report)
+        self._static_joints(prims)
         return tree
+
+    def _static_joints(self, prims: dict[str, Usd.Prim]) -> None:
+        """Report the joints written between links of a static model (no rigid body holds them)."""
+        static = {fl.name for fl in self.flat.links if fl.static}
+        held = [j for j in self.flat.joints if j.name in prims and j.child in static
+                and j.parent in static | {WORLD}]
+        if held:
+            self.report.add(ReportKind.KEPT, f'model[{self.flat.name}]/joint',
+                            f'{len(held)} joint(s) between links of a static model '
+                            f'({", ".join(j.scoped for j in held)}): written between colliders '
+                            'without RigidBodyAPI, where usd-core attaches both ends to the world '
+                            'and Newton imports no joint (nothing moves, as in Gazebo); '
+                            'read back by sdf_tools', *where(self.flat.model.loc))
 
     def _articulations(self, model: Usd.Prim, tree: list[tuple[str, str]]) -> None:
         """Apply ``ArticulationRootAPI``: on the model for one tree, on each tree's root otherwise.
@@ -259,6 +277,18 @@ class _ModelWriter:
             self.report.add(ReportKind.APPROXIMATED, f'model[{m.name}]/self_collide',
                             'links with <self_collide> true are filtered with the rest of the '
                             'model (one collision group)', *where(m.loc))
+
+
+def _static_inertial(prim: Usd.Prim, fl: FlatLink, report: ConversionReport) -> None:
+    """Keep a static link's ``<inertial>`` for the way back: UsdPhysics gives a collider without
+    a rigid body no mass (gz-sim's sensor.sdf: the static camera::link of 0.1 kg)."""
+    if fl.link.inertial is None:
+        return
+    put_inertial(prim, fl.link.inertial)
+    report.add(ReportKind.KEPT, f'link[{fl.scoped}]/inertial', 'a link of a static model is a '
+               'collider without RigidBodyAPI, which has no mass in UsdPhysics: its mass '
+               f'({fl.link.inertial.mass} kg) and inertia are kept as sdf_tools:inertial only',
+               *where(fl.link.loc))
 
 
 def _closes_cycle(parent_of: dict[str, str], parent: str | None, child: str | None) -> bool:

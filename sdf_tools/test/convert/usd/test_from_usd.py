@@ -225,3 +225,25 @@ def test_a_static_model_of_a_sensor_alone_comes_back(write_sdf, tmp_path: Path) 
     assert [s.name for s in models['cams'].links[0].sensors] == ['camera']
     assert pose_error(expected(loaded).links[('cams', 'camera_link')][0],
                       expected(load_file(src)).links[('cams', 'camera_link')][0]) <= TOL
+
+
+def test_a_world_comes_back_named_with_its_models_and_links_in_order(write_sdf,
+                                                                     tmp_path: Path) -> None:
+    """usd-core's parser lists bodies and shapes by kind (spheres before boxes): read in that
+    order, a static model's first link, its canonical one, and the world's model order change."""
+    src = write_sdf('<world name="arena"><model name="ground"><static>true</static>'
+                    '<link name="slab"><collision name="c"><geometry><box><size>4 4 1</size>'
+                    '</box></geometry></collision></link><link name="ball"><collision name="c">'
+                    '<geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link>'
+                    '</model><model name="robot"><link name="b"><collision name="c"><geometry>'
+                    '<sphere><radius>0.5</radius></sphere></geometry></collision></link></model>'
+                    '</world>')
+    out, back = _round_trip(src, 'sdf', tmp_path)
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None
+    assert [w.name for w in loaded.document.worlds] == ['arena']
+    models = loaded.document.worlds[0].models
+    assert [m.name for m in models] == ['ground', 'robot']
+    assert [lk.name for lk in models[0].links] == ['slab', 'ball']
+    assert not any(e.kind is ReportKind.ASSUMED and e.element == 'world'
+                   for e in back.report.entries)
