@@ -20,6 +20,8 @@ attribute                    value
 ``sdf_tools:dynamics``       damping, friction, spring_reference,
                              spring_stiffness of axis then axis2
 ``sdf_tools:type``           the SDFormat joint type (continuous, universal...)
+``sdf_tools:gravity``        on the physics scene: the world's gravity x y z
+                             (:mod:`~sdf_tools.convert.usd.scene`)
 ===========================  ==================================================
 """
 from __future__ import annotations

@@ -24,12 +24,14 @@ from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
+from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import NAME_ATTR, original_name
 from sdf_tools.convert.usd.read_joints import read_joint
 from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
+from sdf_tools.convert.usd.scene import SCENE, gravity_extra, is_standard, read_gravity
 from sdf_tools.convert.usd.sensors import XML as SENSOR_XML
 from sdf_tools.convert.usd.xforms import world_transform
 from sdf_tools.errors import Diagnostic, ErrorCode
@@ -356,13 +358,19 @@ def _document(stage: Usd.Stage, models: dict[str, _Model], report: ConversionRep
     worlds: dict[str, list[Model]] = {}
     for m in sorted(models.values(), key=lambda m: rank(m.model.loc)):
         worlds.setdefault(_world_of(m), []).append(m.model)
+    g = read_gravity(stage)
     if list(worlds) == [''] and len(worlds['']) == 1:
+        if g is not None and not is_standard(g):
+            report.add(ReportKind.DROPPED, SCENE, f'gravity {nums(g)}: a model file holds no '
+                       'gravity', path)
         return Document(path, 'sdf', '1.9', model=worlds[''][0])
     if '' in worlds:
         report.add(ReportKind.ASSUMED, 'world', f'{len(worlds[""])} model(s) outside a world '
                    'prim: read into a world named [default]', path)
-    return Document(path, 'sdf', '1.9', worlds=[World(name or 'default', models=found)
-                                                 for name, found in worlds.items()])
+    extra = gravity_extra(g) if g is not None else None
+    return Document(path, 'sdf', '1.9', worlds=[
+        World(name or 'default', models=found, extras=[extra] if extra is not None else [])
+        for name, found in worlds.items()])
 
 
 def load_usd(path: str) -> Imported:

@@ -86,8 +86,8 @@ def _world(world: World, report: ConversionReport) -> None:
         report.add(ReportKind.DROPPED, f'{label}/joint[{j.name}]', 'joints between models are '
                    'not written', *_at(j.loc))
     for e in world.extras:
-        report.add(ReportKind.DROPPED, f'{label}/{e.tag}', 'no USD form (the stage has one '
-                   'physics scene, gravity -Z 9.80665)', *_at(e.loc))
+        if e.tag != 'gravity':  # the physics scene's (usd/scene.py)
+            report.add(ReportKind.DROPPED, f'{label}/{e.tag}', 'no USD form', *_at(e.loc))
 
 
 def report_losses(doc: Document, report: ConversionReport) -> None:

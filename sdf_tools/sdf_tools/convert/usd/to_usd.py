@@ -46,6 +46,7 @@ from sdf_tools.convert.usd.materials import (
     visual_color,
 )
 from sdf_tools.convert.usd.names import Siblings, keep_name
+from sdf_tools.convert.usd.scene import write_scene
 from sdf_tools.convert.usd.sensors import write_gazebo_sensors, write_sensors
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
 from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
@@ -365,9 +366,7 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
     if len(plan.document.worlds) > 1:
         report.add(ReportKind.REWRITTEN, 'sdf', f'{len(plan.document.worlds)} worlds: one root '
                    'prim each, the first is the default prim')
-    scene = UsdPhysics.Scene.Define(stage, '/physicsScene')
-    scene.CreateGravityDirectionAttr().Set((0.0, 0.0, -1.0))
-    scene.CreateGravityMagnitudeAttr(9.80665)
+    write_scene(stage, plan.document, report)
     return stage
 
 
