@@ -239,8 +239,12 @@ def _assemble(state: UrdfState) -> None:
 def _apply_gazebo(state: UrdfState, colors: dict[int, Rgba]) -> None:
     model = state.model
     landing = ga.Landing()
-    lumped_joints = {state.lumping.joint_of[k] for k in state.lumping.into}
-    targets = Targets({lk.name for lk in model.links}, {j.name for j in model.joints},
+    # A <gazebo reference> names a joint by its URDF name (urdf_name): a joint the reader
+    # renamed [tool] -> [tool_joint] (named like link [tool]) takes the block of [tool]
+    # too, as libsdformat's converted joint [tool] does (it keeps the URDF's name).
+    lumped_joints = {urdf_name(state.walk.joints[state.lumping.joint_of[k]])
+                     for k in state.lumping.into}
+    targets = Targets({lk.name for lk in model.links}, {urdf_name(j) for j in model.joints},
                       set(state.lumping.into), lumped_joints, state.dropped)
     check_blocks(state.blocks, targets, landing, state.report)
     rewrite_references(state.blocks, state.lumping, state.walk, state.renamed, state.report)
@@ -252,7 +256,7 @@ def _apply_gazebo(state: UrdfState, colors: dict[int, Rgba]) -> None:
             ga.apply_to_visual(v, link.name, blocks, landing, colors.get(id(v)))
         ga.apply_to_link(link, blocks, landing)
     for joint in model.joints:
-        ga.apply_to_joint(joint, state.keyed.get(joint.name, []), landing)
+        ga.apply_to_joint(joint, state.keyed.get(urdf_name(joint), []), landing)
     apply_to_model(model, [b for b in state.blocks if not b.reference], landing,
                    model.pose is not None)
     landing.report(state.report)

@@ -23,10 +23,11 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.poses import is_identity
 from sdf_tools.convert.sdf.elements import num, pose_text
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock
-from sdf_tools.model import Collision, Extra, Joint, JointAxis, Light, Link, RawPose, Sensor, Visual
+from sdf_tools.model import Collision, Extra, Joint, Light, Link, RawPose, Sensor, Visual
 from sdf_tools.model.common import Loc
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.values import parse_pose_element
+from sdf_tools.urdf.joint import unlimited_axis
 from sdf_tools.urdf.releases import rules
 from sdf_tools.xmlsafe import to_xml
 
@@ -330,7 +331,14 @@ def _color(rgba: tuple[float, float, float, float], scale: float) -> str:
 
 
 def apply_to_joint(joint: Joint, blocks: list[GazeboBlock], landing: Landing) -> None:
-    """Insert the joint tags and blobs of ``blocks`` into ``joint``."""
+    """Insert the joint tags and blobs of ``blocks`` into ``joint``.
+
+    ``InsertSDFExtensionJoint`` adds an empty ``<axis>`` to a joint without one (a
+    fixed joint): its limits are the spec defaults of the target's SDFormat
+    (``unlimited_axis``), as the reader says (``urdf.conversion.axis_given_joints``).
+    """
+    if blocks and joint.axis is None:
+        joint.axis = unlimited_axis()
     scratch = etree.Element('joint')
     dynamics = etree.SubElement(etree.SubElement(scratch, 'axis'), 'dynamics')
     where = f'joint[{joint.name}]'
@@ -372,8 +380,6 @@ def _read_joint_scratch(joint: Joint, scratch: etree._Element, dynamics: etree._
     for tag in ('spring_reference', 'spring_stiffness'):
         el = dynamics.find(tag)
         if el is not None and el.text:
-            if joint.axis is None:
-                joint.axis = JointAxis()
             setattr(joint.axis, tag, float(el.text))
     scratch.remove(scratch[0])  # the axis scaffolding, read above
     prune_empty(scratch)

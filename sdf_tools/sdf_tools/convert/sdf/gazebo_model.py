@@ -56,7 +56,10 @@ class Targets:
         out: set[str] = set()
         if ref in self.links or ref in self.lumped_links:
             out.add('link')
-        if ref in self.joints:
+        # A block follows a lumped link into its parent (ReduceSDFExtensionToParent): a
+        # joint named like that link (renamed by the reader, libsdformat keeps the name)
+        # no longer gets it.
+        if ref in self.joints and ref not in self.lumped_links:
             out.add('joint')
         return out
 

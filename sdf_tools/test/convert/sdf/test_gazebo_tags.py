@@ -7,16 +7,21 @@ prints.
 """
 from __future__ import annotations
 
+import os
+import re
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from lxml import etree
+from support.libsdformat import build_probe, probe_available, probe_unavailable_reason, run_probe
 
 from convert.sdf.to_sdf_compare import DATA, convert, ign_available, leaves, printout, same_text, write
-from sdf_tools.convert import ReportKind
+from sdf_tools.convert import ConversionOptions, ReportKind
 from sdf_tools.convert.sdf.gazebo_apply import applies_to_shape
 from sdf_tools.convert.sdf.gazebo_tags import GazeboBlock, parse_block, parse_number
+from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.load import load_string
 from sdf_tools.model import Extra
@@ -48,8 +53,12 @@ def _placement(path: str) -> bool:
     return parts[-1] == 'pose' and parts[-2].split('[')[0] in ('link', 'joint', 'model', 'frame')
 
 
-def printout_differences(original: Path, ours: Path, env: dict[str, str] | None = None) -> list[str]:
+def printout_differences(original: Path, ours: Path, env: dict[str, str] | None = None,
+                         joints: dict[str, str] | None = None) -> list[str]:
+    """``joints``: URDF joint name -> our name (a joint named like a link is renamed)."""
     a, b = leaves(printout(original, env)), leaves(printout(ours, env))
+    for old, new in (joints or {}).items():
+        a = {path.replace(f'/joint[{old}]', f'/joint[{new}]'): t for path, t in a.items()}
     diffs = []
     for path in sorted(set(a) | set(b)):
         if _placement(path) or any(k in path for k in _OURS_ONLY):
@@ -237,3 +246,134 @@ def test_values_are_read_like_libsdformat_reads_them() -> None:
     assert block.values['implicitSpringDamper'].tag == 'cfmDamping'
     assert block.get('preserveFixedJoint') is True  # once on, stays on
     assert [p.tag for p in block.problems] == ['kp']
+
+
+# A joint named like a link: the reader calls joint [tool] [tool_joint] (SDFormat has one
+# namespace for both), libsdformat keeps the URDF's name, so it puts a <gazebo reference="tool">
+# block into link [tool] and joint [tool] alike (parser_urdf.cc InsertSDFExtensionLink and
+# InsertSDFExtensionJoint match by name: the same in 12.3, 14.9, 15.4 and 16.1) and then
+# refuses the model for the clash. Our output writes the joint's part into [tool_joint].
+_CLASH_BLOCK = ('<gazebo reference="tool"><provideFeedback>true</provideFeedback>'
+                '<springStiffness>20</springStiffness><springReference>0.1</springReference>'
+                '<stopCfm>0.01</stopCfm><stopErp>0.3</stopErp><fudgeFactor>0.5</fudgeFactor>'
+                '<implicitSpringDamper>true</implicitSpringDamper><selfCollide>true</selfCollide>'
+                '<gravity>false</gravity>{switch}</gazebo>')
+_CLASHES = {  # joint type, lumping switch
+    'revolute': ('revolute', ''),
+    'preserved': ('fixed', '<preserveFixedJoint>true</preserveFixedJoint>'),
+    'locked': ('fixed', '<disableFixedJointLumping>true</disableFixedJointLumping>'),
+}
+_PROBES = {'fortress': None, 'harmonic': os.environ.get('SDFORMAT_PROBE_14'),
+           'ionic': os.environ.get('SDFORMAT_PROBE_15'),
+           'jetty': os.environ.get('SDFORMAT_PROBE_16')}
+
+
+_INERTIAL = ('<inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" '
+             'iyz="0" izz="0.01"/></inertial>')
+
+
+def _clash_urdf(tmp_path: Path, kind: str) -> Path:
+    jtype, switch = _CLASHES[kind]
+    inertial = _INERTIAL
+    axis = '' if jtype == 'fixed' else (
+        '<axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>')
+    path = tmp_path / f'{kind}.urdf'
+    path.write_text(
+        f'<?xml version="1.0"?>\n<robot name="r">\n<link name="base">{inertial}</link>\n'
+        f'<joint name="tool" type="{jtype}"><parent link="base"/><child link="tool"/>'
+        f'<origin xyz="0 0 0.1"/>{axis}</joint>\n<link name="tool">{inertial}</link>\n'
+        f'{_CLASH_BLOCK.format(switch=switch)}\n</robot>\n')
+    return path
+
+
+@needs_ign
+@pytest.mark.parametrize('kind', list(_CLASHES))
+def test_block_of_a_joint_named_like_its_link_lands_on_both(kind: str, tmp_path: Path) -> None:
+    path = _clash_urdf(tmp_path, kind)
+    result = convert(path, uris='model')
+    out = write(result, tmp_path)
+    diffs = printout_differences(path, out, joints={'tool': 'tool_joint'})
+    assert not diffs, '\n'.join(diffs)
+    assert not [e for e in result.report.entries if e.kind is ReportKind.DROPPED]
+
+
+@needs_ign
+def test_block_of_a_lumped_link_leaves_the_joint_named_like_it(tmp_path: Path) -> None:
+    # Link [tool] is lumped into [base]: its block goes with it (ReduceSDFExtensionToParent),
+    # so the kept joint named [tool] gets none of it, in libsdformat and here.
+    path = tmp_path / 'moved.urdf'
+    path.write_text(
+        f'<?xml version="1.0"?>\n<robot name="r">\n<link name="base">{_INERTIAL}</link>\n'
+        '<joint name="f" type="fixed"><parent link="base"/><child link="tool"/>'
+        f'<origin xyz="0 0 0.1"/></joint>\n<link name="tool">{_INERTIAL}</link>\n'
+        '<joint name="tool" type="revolute"><parent link="base"/><child link="arm"/>'
+        '<origin xyz="0 0 0.2"/><axis xyz="0 0 1"/>'
+        '<limit lower="-1" upper="1" effort="1" velocity="1"/></joint>\n'
+        f'<link name="arm">{_INERTIAL}</link>\n{_CLASH_BLOCK.format(switch="")}\n</robot>\n')
+    result = convert(path, uris='model')
+    diffs = printout_differences(path, write(result, tmp_path), joints={'tool': 'tool_joint'})
+    assert not diffs, '\n'.join(diffs)
+    dropped = {e.element.rsplit('/', 1)[-1]: e.message for e in result.report.entries
+               if e.kind is ReportKind.DROPPED}
+    assert {'provideFeedback', 'springStiffness', 'stopCfm'} <= set(dropped)
+    assert 'applies to joints, and this block is about a link' in dropped['provideFeedback']
+
+
+_COPIED = re.compile(r'/joint\[@name="([^"]+)"\]/([^:\]]+):.*not defined in SDF\. Copying')
+
+
+def _copied_into_joints(probe: Path, path: Path) -> set[tuple[str, str]]:
+    """(joint, element) libsdformat copies into a joint without a spec for it, from its warnings."""
+    run = subprocess.run([str(probe), str(path)], capture_output=True, text=True, timeout=60,
+                         check=False, cwd=str(path.parent))
+    return set(_COPIED.findall(run.stderr))
+
+
+def _probe(gazebo: str) -> Path:
+    if gazebo == 'fortress':
+        if not probe_available():
+            pytest.skip(str(probe_unavailable_reason()))
+        return build_probe()
+    path = _PROBES[gazebo]
+    if not path or not Path(path).is_file():
+        pytest.skip(f'no libsdformat probe for {gazebo} (SDFORMAT_PROBE_1x)')
+    return Path(path)
+
+
+def _convert_for(path: Path, gazebo: str, tmp_path: Path) -> Path:
+    loaded = load_string(path.read_text(), str(path), gazebo=gazebo)
+    return write(convert_to_sdf(loaded, ConversionOptions(gazebo=gazebo)), tmp_path)
+
+
+@pytest.mark.parametrize('gazebo', list(_PROBES))
+@pytest.mark.parametrize('kind', list(_CLASHES))
+def test_joint_named_like_its_link_is_refused_and_its_conversion_loads(kind: str, gazebo: str,
+                                                                      tmp_path: Path) -> None:
+    probe = _probe(gazebo)
+    path = _clash_urdf(tmp_path, kind)
+    ref = run_probe(path, probe=probe)
+    assert not ref['valid'] and 'DUPLICATE_NAME' in {e['code'] for e in ref['errors']}
+    loaded = load_string(path.read_text(), str(path), gazebo=gazebo)
+    assert 'DUPLICATE_NAME' in {d.code.name for d in loaded.errors}
+    back = run_probe(_convert_for(path, gazebo, tmp_path), probe=probe)
+    assert back['valid'], back['errors']
+    # the joint as libsdformat builds it (its type, and the limits of the axis the block
+    # gives a fixed joint), under our name
+    assert [(j['name'], j['type'], j['limit']) for j in back['joints']] == [
+        ('r::tool_joint', j['type'], j['limit']) for j in ref['joints']]
+
+
+@pytest.mark.parametrize('gazebo', [g for g in _PROBES if g != 'fortress'])
+@pytest.mark.parametrize('kind', list(_CLASHES))
+def test_block_of_a_joint_named_like_its_link_judged_by_libsdformat(kind: str, gazebo: str,
+                                                                   tmp_path: Path) -> None:
+    # libsdformat 14+ warns of each element it copies without a spec for it: the block's
+    # <gravity> blob and its physics/ode/provide_feedback show that the block fills joint
+    # [tool]; loading our output, the same go into [tool_joint]. (12.3 copies without a
+    # word: its printout judges, test_block_of_a_joint_named_like_its_link_lands_on_both.)
+    probe = _probe(gazebo)
+    path = _clash_urdf(tmp_path, kind)
+    copied = _copied_into_joints(probe, path)
+    assert {('tool', 'gravity'), ('tool', 'physics/ode/provide_feedback')} <= copied
+    out = _convert_for(path, gazebo, tmp_path)
+    assert _copied_into_joints(probe, out) == {('tool_joint', p) for j, p in copied if j == 'tool'}
