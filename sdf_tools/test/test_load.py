@@ -76,3 +76,23 @@ def test_an_mjcf_file_is_refused_with_the_commands_that_read_it(tmp_path: Path) 
     assert (first.file, first.line) == (str(path), 1)
     assert 'neither <sdf> nor <robot>' in first.message
     assert 'MJCF is read by sdf_tools convert and verify' in first.message
+
+
+def test_a_urdf_document_built_in_memory_is_walked_like_a_read_one() -> None:
+    # load_document walks a URDF document it is given (no reader ran): the conversion of
+    # it is the conversion of the file, byte for byte.
+    from sdf_tools.convert import ConversionOptions
+    from sdf_tools.convert.sdf.to_sdf import convert_to_sdf
+    from sdf_tools.load import load_document
+    from sdf_tools.urdf import read_urdf_file
+
+    path = Path(__file__).resolve().parent / 'data' / 'convert' / 'lumping.urdf'
+    doc, diagnostics = read_urdf_file(path)
+    assert doc is not None
+    built = load_document(doc, diagnostics)
+    loaded = load_file(path)
+    assert built.urdf_walk is not None and loaded.urdf_walk is not None
+    assert built.urdf_walk.lumping_order() == loaded.urdf_walk.lumping_order()
+    options = ConversionOptions()
+    ours, ref = convert_to_sdf(built, options), convert_to_sdf(loaded, options)
+    assert ours.text is not None and ours.text == ref.text
