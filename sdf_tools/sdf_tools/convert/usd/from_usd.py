@@ -28,6 +28,7 @@ from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import NAME_ATTR, original_name
+from sdf_tools.convert.usd.nesting import nest
 from sdf_tools.convert.usd.read_joints import read_joint
 from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
@@ -48,14 +49,17 @@ class _Model:
     links: dict[str, str] = field(default_factory=dict)   # body prim path -> link name
 
     def name(self, wanted: str, report: ConversionReport, where: str, file: str) -> str:
-        got = wanted.replace('::', '__') or '_'
+        # A scoped name (a nested model's link, joint or frame) is kept: nesting.nest moves
+        # the element into that nested model.
+        scoped = all(p and p not in ('world', '__model__') for p in wanted.split('::'))
+        got = wanted if scoped else (wanted.replace('::', '__') or '_')
         base, i = got, 2
         while got in self.taken or got in ('world', '__model__'):
             got, i = f'{base}_{i}', i + 1
         self.taken.add(got)
         if got != wanted:
             report.add(ReportKind.RENAMED, where, f'[{wanted}] read as [{got}] (SDFormat names '
-                       'hold no "::" and are unique in a model)', file)
+                       'are unique in a model, and not world or __model__)', file)
         return got
 
 
@@ -355,6 +359,7 @@ def _document(stage: Usd.Stage, models: dict[str, _Model], report: ConversionRep
     for m in models.values():
         m.model.links.sort(key=lambda lk: rank(lk.loc))
         m.model.joints.sort(key=lambda j: rank(j.loc))
+        nest(m.model, m.prim)
     worlds: dict[str, list[Model]] = {}
     for m in sorted(models.values(), key=lambda m: rank(m.model.loc)):
         worlds.setdefault(_world_of(m), []).append(m.model)

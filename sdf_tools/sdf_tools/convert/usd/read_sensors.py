@@ -41,7 +41,7 @@ def read_sensor(prim: Usd.Prim, pose: Transform, link: str, report: ConversionRe
     el.insert(0, pose_el)
     scoped = str(prim.GetAttribute(NAME).Get() or '')
     owner = scoped.rpartition('::')[0]
-    if owner and owner.split('::')[-1] != link:
+    if owner and owner != link and owner.split('::')[-1] != link:
         report.add(ReportKind.REWRITTEN, path, f'sensor of [{owner}] (a joint) comes back as a '
                    f'sensor of link [{link}] at the same pose', file)
     name, kind = el.get('name') or prim.GetName(), el.get('type') or ''

@@ -46,6 +46,7 @@ from sdf_tools.convert.usd.materials import (
     visual_color,
 )
 from sdf_tools.convert.usd.names import Siblings, keep_name
+from sdf_tools.convert.usd.nesting import write_nesting
 from sdf_tools.convert.usd.scene import write_scene
 from sdf_tools.convert.usd.sensors import write_gazebo_sensors, write_sensors
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
@@ -84,6 +85,7 @@ class _ModelWriter:
         prim = UsdGeom.Xform.Define(self.stage, self.path)
         keep_name(prim.GetPrim(), self.flat.name)
         set_pose(prim, self.flat.world_pose(self.flat.frame_vid))
+        write_nesting(prim.GetPrim(), self.flat)
         names = Siblings({'joints', 'materials', 'collision_filter'})
         if self.plan.source_format == 'urdf':
             self.colors = robot_materials(self.flat.model)
