@@ -24,20 +24,18 @@ from pxr import Gf, Sdf, Tf, Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
-from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
-from sdf_tools.convert.usd.names import NAME_ATTR, original_name
-from sdf_tools.convert.usd.nesting import nest
+from sdf_tools.convert.usd.names import kind_of, original_name
 from sdf_tools.convert.usd.read_joints import read_joint
 from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
-from sdf_tools.convert.usd.scene import SCENE, gravity_extra, is_standard, read_gravity
+from sdf_tools.convert.usd.read_worlds import document, worlds
 from sdf_tools.convert.usd.sensors import XML as SENSOR_XML
 from sdf_tools.convert.usd.xforms import world_transform
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import load_document
-from sdf_tools.model import Document, Frame, Inertial, Link, Loc, Model, RawPose, World
+from sdf_tools.model import Document, Frame, Inertial, Link, Loc, Model, RawPose
 from sdf_tools.transform import Transform
 
 
@@ -294,6 +292,25 @@ def _visual_links(stage: Usd.Stage, models: dict[str, _Model], units: tuple[floa
         read.add(str(link.GetPath()))
 
 
+def _marked_links(stage: Usd.Stage, models: dict[str, _Model], units: tuple[float, float],
+                  report: ConversionReport, file: str) -> None:
+    """Read the links the writer marked that hold nothing read so far: a static model's link
+    without geometry (gz-sim's performer_detector.sdf: detector1::body; a heightmap's)."""
+    read = _read_links(models)
+    for prim in stage.Traverse():
+        if kind_of(prim) != 'link' or str(prim.GetPath()) in read:
+            continue
+        mp = prim.GetParent()
+        key = str(mp.GetPath())
+        if kind_of(mp) != 'model' or (key in models and not models[key].model.static):
+            continue  # a moving model's links are bodies: read as such
+        if key not in models:
+            models[key] = _Model(mp, Model(original_name(mp).replace('::', '__'), static=True,
+                                           loc=Loc(file, None, key)))
+            models[key].model.pose = RawPose(world_transform(UsdGeom.Xformable(mp)))
+        _link(models[key], prim, units, report, file)
+
+
 def read_usd(path: str, report: ConversionReport) -> Document | None:
     """Read a USD file into a document (None, with an error in ``report``, when it cannot)."""
     stage = _open(path, report)
@@ -323,10 +340,11 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         owner[str(bpath)] = models[key]
     _static_links(stage, parsed, models, (mpu, kpu), report, path)
     _visual_links(stage, models, (mpu, kpu), report, path)
+    _marked_links(stage, models, (mpu, kpu), report, path)
     for m in models.values():
         if m.model.static:
             owner.update(dict.fromkeys(m.links, m))
-    if not models:
+    if not models and not worlds(stage):
         report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
                                              'no rigid body (UsdPhysics.RigidBodyAPI)', path))
         return None
@@ -334,48 +352,7 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         if str(kind).split('.')[-1] in _JOINT_TYPES:
             for jpath, desc in zip(paths, descs, strict=True):
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
-    return _document(stage, models, report, path)
-
-
-def _world_of(m: _Model) -> str:
-    """Return the world a model prim is in: its parent, a named root Xform as the writer lays a
-    world out (else '': a model at the root, or a stage another tool wrote)."""
-    parent = m.prim.GetParent()
-    if not parent or parent.IsPseudoRoot() or not parent.GetParent().IsPseudoRoot() \
-            or not parent.HasAttribute(NAME_ATTR):
-        return ''
-    return original_name(parent)
-
-
-def _document(stage: Usd.Stage, models: dict[str, _Model], report: ConversionReport,
-              path: str) -> Document:
-    """Put the models, links and joints in the stage's order (the parser groups them by kind, so
-    the canonical link, the first, would change) into their worlds, named as the stage has them."""
-    order = {str(p.GetPath()): i for i, p in enumerate(stage.Traverse())}
-
-    def rank(loc: Loc | None) -> int:
-        return order.get(loc.xml_path or '' if loc is not None else '', len(order))
-
-    for m in models.values():
-        m.model.links.sort(key=lambda lk: rank(lk.loc))
-        m.model.joints.sort(key=lambda j: rank(j.loc))
-        nest(m.model, m.prim)
-    worlds: dict[str, list[Model]] = {}
-    for m in sorted(models.values(), key=lambda m: rank(m.model.loc)):
-        worlds.setdefault(_world_of(m), []).append(m.model)
-    g = read_gravity(stage)
-    if list(worlds) == [''] and len(worlds['']) == 1:
-        if g is not None and not is_standard(g):
-            report.add(ReportKind.DROPPED, SCENE, f'gravity {nums(g)}: a model file holds no '
-                       'gravity', path)
-        return Document(path, 'sdf', '1.9', model=worlds[''][0])
-    if '' in worlds:
-        report.add(ReportKind.ASSUMED, 'world', f'{len(worlds[""])} model(s) outside a world '
-                   'prim: read into a world named [default]', path)
-    extra = gravity_extra(g) if g is not None else None
-    return Document(path, 'sdf', '1.9', worlds=[
-        World(name or 'default', models=found, extras=[extra] if extra is not None else [])
-        for name, found in worlds.items()])
+    return document(stage, [(m.prim, m.model) for m in models.values()], report, path)
 
 
 def load_usd(path: str) -> Imported:

@@ -5,7 +5,8 @@ digit). SDFormat names are free text (``arm::gripper``, ``link-1``, ``2nd``),
 so each one is made valid with ``Tf.MakeValidIdentifier`` and made unique
 among its siblings; the original scoped name stays on the prim as its
 ``displayName`` and as the custom string attribute ``sdf_tools:name``,
-which the reader uses to give the names back.
+which the reader uses to give the names back. World, model and link prims also
+carry ``sdf_tools:kind``, so that one holding nothing else still comes back.
 """
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from pxr import Sdf, Tf, Usd
 
 #: The custom attribute holding an element's original (scoped) name.
 NAME_ATTR = 'sdf_tools:name'
+#: The custom attribute saying what a prim is: 'world', 'model' or 'link'.
+KIND_ATTR = 'sdf_tools:kind'
 
 
 class Siblings:
@@ -44,3 +47,15 @@ def original_name(prim: Usd.Prim) -> str:
         return str(attr.Get())
     shown = prim.GetDisplayName()
     return str(shown) if shown else str(prim.GetName())
+
+
+def mark(prim: Usd.Prim, kind: str) -> None:
+    """Record what a prim is ('world', 'model', 'link'): a link without geometry or body, or a
+    world without models, has nothing else a reader could find it by."""
+    prim.CreateAttribute(KIND_ATTR, Sdf.ValueTypeNames.Token, custom=True).Set(kind)
+
+
+def kind_of(prim: Usd.Prim) -> str:
+    """Return what :func:`mark` recorded on ``prim`` ('' when nothing)."""
+    attr = prim.GetAttribute(KIND_ATTR)
+    return str(attr.Get()) if attr and attr.HasAuthoredValue() else ''

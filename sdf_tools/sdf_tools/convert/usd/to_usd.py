@@ -45,7 +45,7 @@ from sdf_tools.convert.usd.materials import (
     set_color,
     visual_color,
 )
-from sdf_tools.convert.usd.names import Siblings, keep_name
+from sdf_tools.convert.usd.names import Siblings, keep_name, mark
 from sdf_tools.convert.usd.nesting import write_nesting
 from sdf_tools.convert.usd.scene import write_scene
 from sdf_tools.convert.usd.sensors import write_gazebo_sensors, write_sensors
@@ -84,6 +84,7 @@ class _ModelWriter:
     def write(self) -> None:
         prim = UsdGeom.Xform.Define(self.stage, self.path)
         keep_name(prim.GetPrim(), self.flat.name)
+        mark(prim.GetPrim(), 'model')
         set_pose(prim, self.flat.world_pose(self.flat.frame_vid))
         write_nesting(prim.GetPrim(), self.flat)
         names = Siblings({'joints', 'materials', 'collision_filter'})
@@ -113,6 +114,7 @@ class _ModelWriter:
         xf = UsdGeom.Xform.Define(self.stage, path)
         prim = xf.GetPrim()
         keep_name(prim, fl.scoped)
+        mark(prim, 'link')
         set_link_pose(xf, self.flat.rel(self.flat.frame_vid, fl.vid))
         self.bodies[fl.name] = str(path)
         self.children[fl.name] = Siblings()
@@ -334,7 +336,9 @@ def _root(stage: Usd.Stage, plan: ExportPlan) -> list[tuple[FlatModel, Sdf.Path]
     rest = iter(plan.models)
     for world in doc.worlds:
         wpath = Sdf.Path.absoluteRootPath.AppendChild(top.take(world.name))
-        keep_name(UsdGeom.Xform.Define(stage, wpath).GetPrim(), world.name)
+        wprim = UsdGeom.Xform.Define(stage, wpath).GetPrim()
+        keep_name(wprim, world.name)
+        mark(wprim, 'world')
         names = Siblings()
         for _ in world.models:
             flat = next(rest)

@@ -247,3 +247,28 @@ def test_a_world_comes_back_named_with_its_models_and_links_in_order(write_sdf,
     assert [lk.name for lk in models[0].links] == ['slab', 'ball']
     assert not any(e.kind is ReportKind.ASSUMED and e.element == 'world'
                    for e in back.report.entries)
+
+
+@pytest.mark.parametrize('body, models', [
+    ('<world name="empty"><gravity>0 0 -3</gravity></world>', {}),
+    ('<world name="arena"><model name="detector"><static>true</static><pose>4 0 2.5 0 0 0</pose>'
+     '<link name="body"/><link name="shaped"><visual name="v"><geometry><sphere><radius>1'
+     '</radius></sphere></geometry></visual></link></model></world>',
+     {'detector': ['body', 'shaped']}),
+])
+def test_worlds_and_links_holding_nothing_come_back(write_sdf, tmp_path: Path, body: str,
+                                                    models: dict[str, list[str]]) -> None:
+    """gz-sim's performer_detector.sdf (a static model of one empty link), event_trigger.sdf
+    (a world of no model): nothing in the stage but the prims the writer marks."""
+    src = write_sdf(body)
+    out, back = _round_trip(src, 'sdf', tmp_path)
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None
+    [world] = loaded.document.worlds
+    assert world.name == load_file(src).document.worlds[0].name  # type: ignore[union-attr]
+    assert {m.name: [lk.name for lk in m.links] for m in world.models} == models
+    for key, (pose, _, _) in expected(load_file(src)).links.items():
+        assert pose_error(expected(loaded).links[key][0], pose) <= TOL, key
+    if not models:
+        assert [e.xml for e in world.extras] == ['<gravity>0 0 -3</gravity>']
+    assert [e for e in back.report.entries if e.kind is ReportKind.DROPPED] == []
