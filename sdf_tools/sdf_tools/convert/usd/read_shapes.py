@@ -21,6 +21,7 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, UsdShade
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.mesh_files import cache_dir
+from sdf_tools.convert.usd.shapes import ellipsoid_radii
 from sdf_tools.files import write_atomically
 from sdf_tools.model import Collision, Extra, Geometry, RawPose, Visual
 from sdf_tools.transform import Transform, normalize_quat
@@ -109,6 +110,10 @@ def _geometry(sr: ShapeReader, prim: Usd.Prim, pose: Transform, scale: tuple[flo
         w, ln = float(_get(prim, 'width', 2.0)), float(_get(prim, 'length', 2.0))
         return Geometry('plane', {'normal': normal, 'size': [w * length, ln * length]}), pose
     if tname == 'Mesh':
+        radii = ellipsoid_radii(prim)
+        if radii is not None:  # written from an ellipsoid: the exact radii
+            return Geometry('ellipsoid', {'radii': [r * abs(s) * length for r, s in
+                                                    zip(radii, scale, strict=True)]}), pose
         uri = _mesh_file(prim, scale, length)
         if uri is None:
             return None, pose

@@ -10,7 +10,8 @@ capsule         ``Capsule`` (axis Z; ``height`` is the cylinder part, as SDForma
                 ``length``)
 cone            ``Cone`` (axis Z)
 plane           ``Plane`` (axis Z, turned to the normal)
-ellipsoid       ``Mesh`` of a scaled icosphere (UsdPhysics has no ellipsoid; reported)
+ellipsoid       ``Mesh`` of a scaled icosphere (UsdPhysics has no ellipsoid; reported),
+                the radii kept as ``sdf_tools:radii``
 mesh            ``Mesh`` read with trimesh (STL/OBJ/DAE/GLB, ``package://`` and
                 ``model://`` resolved), scale applied to the points; collisions get
                 ``MeshCollisionAPI`` with the ``mesh_collision`` approximation
@@ -34,9 +35,13 @@ from pxr import Gf, Usd, UsdGeom, UsdPhysics, Vt
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.geometry_ops import load_mesh
 from sdf_tools.convert.shape_params import param_float, param_vector, rotation_z_to
+from sdf_tools.convert.usd.exact import get, put
 from sdf_tools.convert.usd.xforms import set_pose
 from sdf_tools.model import Geometry, Loc
 from sdf_tools.transform import Transform
+
+#: On an ellipsoid's Mesh: its radii (x y z), for the reader (:func:`ellipsoid_radii`).
+RADII = 'radii'
 
 #: mesh_collision option -> MeshCollisionAPI approximation.
 APPROXIMATION = {'keep': 'none', 'convex': 'convexHull', 'box': 'boundingCube'}
@@ -99,8 +104,10 @@ def _ellipsoid(site: ShapeSite, g: Geometry) -> Usd.Prim:
     mesh = trimesh.creation.icosphere(subdivisions=3)
     mesh.apply_scale(radii)
     site.report.add(ReportKind.APPROXIMATED, site.label, 'ellipsoid written as a Mesh of '
-                    '642 vertices (USD and UsdPhysics have no ellipsoid)', *_where(site))
+                    '642 vertices (USD and UsdPhysics have no ellipsoid; the radii kept as '
+                    'sdf_tools:radii for the way back)', *_where(site))
     prim = _mesh_prim(site, mesh, site.pose)
+    put(prim, RADII, radii)
     if site.collision:
         UsdPhysics.MeshCollisionAPI.Apply(prim).CreateApproximationAttr('convexHull')
     return prim
@@ -146,6 +153,8 @@ def _primitive(site: ShapeSite, g: Geometry) -> Usd.Prim | None:
 def write_shape(site: ShapeSite, g: Geometry | None) -> Usd.Prim | None:
     """Define the prim of one visual or collision; None (reported) when it has no USD form."""
     if g is None or g.type == 'empty':
+        site.report.add(ReportKind.DROPPED, site.label, 'no geometry (libsdformat: an empty '
+                        'one) has no USD form: not written', *_where(site))
         return None
     if g.type == 'mesh':
         prim = _mesh(site, g)
@@ -163,3 +172,13 @@ def write_shape(site: ShapeSite, g: Geometry | None) -> Usd.Prim | None:
         UsdPhysics.CollisionAPI.Apply(prim)
         UsdGeom.Imageable(prim).CreatePurposeAttr(UsdGeom.Tokens.guide)
     return prim
+
+
+def ellipsoid_radii(prim: Usd.Prim) -> list[float] | None:
+    """Return the radii :func:`_ellipsoid` recorded, if the mesh still spans them (unedited)."""
+    radii = get(prim, RADII, 3)
+    points = UsdGeom.Mesh(prim).GetPointsAttr().Get() if radii is not None else None
+    if radii is None or not points:
+        return None
+    span = np.abs(np.asarray(points, dtype=float)).max(axis=0)
+    return radii if np.allclose(span, radii, rtol=1e-6, atol=0.0) else None

@@ -272,3 +272,30 @@ def test_worlds_and_links_holding_nothing_come_back(write_sdf, tmp_path: Path, b
     if not models:
         assert [e.xml for e in world.extras] == ['<gravity>0 0 -3</gravity>']
     assert [e for e in back.report.entries if e.kind is ReportKind.DROPPED] == []
+
+
+def test_an_ellipsoid_comes_back_exactly_and_an_empty_geometry_is_reported(write_sdf,
+                                                                          tmp_path: Path) -> None:
+    """gz-sim's shapes.sdf (an ellipsoid, a Mesh in the stage), plugins.sdf (a visual with no
+    geometry, for its plugin)."""
+    src = write_sdf('<model name="m"><link name="l"><collision name="c"><geometry><ellipsoid>'
+                    '<radii>0.2 0.3 0.45</radii></ellipsoid></geometry></collision>'
+                    '<visual name="v"><geometry><ellipsoid><radii>0.2 0.3 0.45</radii></ellipsoid>'
+                    '</geometry></visual><visual name="nothing"/></link></model>')
+    stage = tmp_path / 'm.usda'
+    there = convert_file(src, to='usd', output_path=stage, options=ConversionOptions())
+    assert [e.kind for e in there.report.entries if e.element == 'link[l]/visual[nothing]'] == \
+        [ReportKind.DROPPED]
+    out, _ = _round_trip(src, 'sdf', tmp_path)
+    link = load_file(out).document.model.links[0]  # type: ignore[union-attr]
+    for item in (link.collisions[0], link.visuals[0]):
+        assert item.geometry is not None and item.geometry.type == 'ellipsoid'
+        assert item.geometry.params['radii'] == [0.2, 0.3, 0.45]
+    s = Usd.Stage.Open(str(stage))
+    mesh = UsdGeom.Mesh(s.GetPrimAtPath('/m/l/c'))
+    mesh.GetPointsAttr().Set([p * 1.5 for p in mesh.GetPointsAttr().Get()])  # edited elsewhere
+    s.GetRootLayer().Save()
+    back = tmp_path / 'edited.sdf'
+    assert convert_file(stage, to='sdf', output_path=back, options=ConversionOptions()).ok
+    edited = load_file(back).document.model.links[0]  # type: ignore[union-attr]
+    assert edited.collisions[0].geometry.type == 'mesh'  # type: ignore[union-attr]
