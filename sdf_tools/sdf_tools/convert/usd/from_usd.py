@@ -27,7 +27,7 @@ from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import kind_of, original_name
-from sdf_tools.convert.usd.read_joints import read_joint
+from sdf_tools.convert.usd.read_joints import read_joint, read_mimics
 from sdf_tools.convert.usd.read_sensors import read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
 from sdf_tools.convert.usd.read_worlds import document, worlds
@@ -352,6 +352,8 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         if str(kind).split('.')[-1] in _JOINT_TYPES:
             for jpath, desc in zip(paths, descs, strict=True):
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
+    for m in models.values():
+        read_mimics(stage, m.model.joints, report, path)
     return document(stage, [(m.prim, m.model) for m in models.values()], report, path)
 
 

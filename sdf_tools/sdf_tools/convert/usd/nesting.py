@@ -131,6 +131,8 @@ def _move_joint(tree: _Tree, joint: Joint) -> bool:
         return False  # a joint of the outer model naming links inside: stays, scoped
     tree.model(scope).joints.append(joint)
     joint.name, joint.parent, joint.child = own, parent, child
+    if joint.axis is not None and joint.axis.mimic_joint:  # named from the same scope
+        joint.axis.mimic_joint = _inside(scope, joint.axis.mimic_joint) or joint.axis.mimic_joint
     return True
 
 

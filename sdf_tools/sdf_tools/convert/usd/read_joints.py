@@ -165,3 +165,28 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
             v = float(velocity.Get())
             joint.axis.velocity = math.radians(v) if angular else v
     return read_joint_state(prim, joint)
+
+
+def read_mimics(stage: Usd.Stage, joints: list[Joint], report: ConversionReport,
+                file: str) -> None:
+    """Give each joint of one model the mimic its ``NewtonMimicAPI`` holds (couplings.py wrote
+    it from a ``<mimic>`` or a gearbox); a leader outside the model is reported."""
+    by_path = {j.loc.xml_path: j for j in joints if j.loc is not None and j.loc.xml_path}
+    for path, joint in by_path.items():
+        prim = stage.GetPrimAtPath(path)
+        if 'NewtonMimicAPI' not in prim.GetAppliedSchemas() or joint.axis is None:
+            continue
+        rel = prim.GetRelationship('newton:mimicJoint')
+        targets = [str(t) for t in rel.GetTargets()] if rel else []
+        leader = by_path.get(targets[0]) if targets else None
+        if leader is None:
+            report.add(ReportKind.DROPPED, path, f'NewtonMimicAPI: the leader {targets} is no '
+                       'joint of the same model', file)
+            continue
+        offset = prim.GetAttribute('newton:mimicCoef0').Get() or 0.0
+        angular = joint.type in ('revolute', 'continuous')
+        joint.axis.mimic_joint = leader.name
+        joint.axis.mimic_multiplier = float(prim.GetAttribute('newton:mimicCoef1').Get() or 0.0)
+        joint.axis.mimic_offset = math.radians(offset) if angular else float(offset)
+        report.add(ReportKind.REWRITTEN, path, f'NewtonMimicAPI read as a <mimic> of '
+                   f'[{leader.name}]', file)
