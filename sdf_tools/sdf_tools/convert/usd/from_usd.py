@@ -28,7 +28,7 @@ from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.names import kind_of, original_name
 from sdf_tools.convert.usd.read_joints import read_joint, read_mimics
-from sdf_tools.convert.usd.read_sensors import read_sensor
+from sdf_tools.convert.usd.read_sensors import joint_sensors, read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
 from sdf_tools.convert.usd.read_worlds import document, worlds
 from sdf_tools.convert.usd.sensors import XML as SENSOR_XML
@@ -354,6 +354,7 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
     for m in models.values():
         read_mimics(stage, m.model.joints, report, path)
+        joint_sensors(stage, m.model, report, path)
     return document(stage, [(m.prim, m.model) for m in models.values()], report, path)
 
 

@@ -2,8 +2,9 @@
 
 Each holds its ``<sensor>`` as written (``sdf_tools:sensorXml``); it comes back
 as a sensor of the link it sits under, its ``<pose>`` the Xform's pose in that
-link (so a sensor written relative to another frame, or a joint's sensor, keeps
-where it is; a joint's sensor becomes its child link's, reported). A camera
+link (so a sensor written relative to another frame keeps where it is); a
+joint's sensor goes back to its joint (:func:`joint_sensors`), its pose relative
+to the child link it was written under. A camera
 prim the exporter did not write is reported by the importer as before.
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pxr import Usd
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.sensors import NAME, XML
-from sdf_tools.model import Loc, RawPose, Sensor
+from sdf_tools.model import Loc, Model, RawPose, Sensor
 from sdf_tools.transform import Transform
 from sdf_tools.xmlsafe import parse_kept
 
@@ -39,11 +40,42 @@ def read_sensor(prim: Usd.Prim, pose: Transform, link: str, report: ConversionRe
     pose_el = etree.Element('pose')
     pose_el.text = _pose_text(pose)
     el.insert(0, pose_el)
-    scoped = str(prim.GetAttribute(NAME).Get() or '')
-    owner = scoped.rpartition('::')[0]
-    if owner and owner != link and owner.split('::')[-1] != link:
-        report.add(ReportKind.REWRITTEN, path, f'sensor of [{owner}] (a joint) comes back as a '
-                   f'sensor of link [{link}] at the same pose', file)
     name, kind = el.get('name') or prim.GetName(), el.get('type') or ''
     return Sensor(name, kind, RawPose(pose, ''), etree.tostring(el, encoding='unicode'),
                   Loc(file, None, path))
+
+
+def _owner(stage: Usd.Stage, sensor: Sensor) -> str:
+    """Return what the writer said holds a sensor: the scoped name before its own."""
+    prim = stage.GetPrimAtPath(sensor.loc.xml_path) if sensor.loc and sensor.loc.xml_path \
+        else None
+    attr = prim.GetAttribute(NAME) if prim else None
+    return str(attr.Get() or '').rpartition('::')[0] if attr and attr.HasAuthoredValue() else ''
+
+
+def joint_sensors(stage: Usd.Stage, model: Model, report: ConversionReport, file: str) -> None:
+    """Move each sensor the writer took from a joint back to that joint (gz-sim's force_torque
+    sensors), posed relative to the child link it sat under; one whose joint is not read is
+    left on the link, reported."""
+    joints = {j.name: j for j in model.joints}
+    for link in model.links:
+        kept: list[Sensor] = []
+        for sensor in link.sensors:
+            owner = _owner(stage, sensor)
+            joint = joints.get(owner)
+            if not owner or owner == link.name or owner.split('::')[-1] == link.name:
+                kept.append(sensor)
+            elif joint is None or joint.child != link.name or '::' in owner:
+                report.add(ReportKind.REWRITTEN, (sensor.loc.xml_path if sensor.loc else None) or link.name,
+                           f'sensor of [{owner}] (a joint) comes back as a sensor of link '
+                           f'[{link.name}] at the same pose', file)
+                kept.append(sensor)
+            else:
+                el = parse_kept(sensor.xml)
+                pose_el = el.find('pose')
+                if pose_el is not None:
+                    pose_el.set('relative_to', link.name)
+                value = sensor.pose.value if sensor.pose is not None else Transform()
+                joint.sensors.append(Sensor(sensor.name, sensor.type, RawPose(value, link.name),
+                                            etree.tostring(el, encoding='unicode'), sensor.loc))
+        link.sensors = kept

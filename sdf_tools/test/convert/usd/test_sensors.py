@@ -73,18 +73,16 @@ def test_cameras_look_along_the_sensor_x_axis_with_its_field_of_view(stage_path:
         assert np.abs(r_cam[:, 1] - r_sensor[:, 2]).max() < TOL   # up is +Z
 
 
-def test_link_sensors_come_back_from_the_stage_where_they_were(stage_path: Path,
-                                                                tmp_path: Path) -> None:
+def test_link_and_joint_sensors_come_back_from_the_stage_where_they_were(stage_path: Path,
+                                                                          tmp_path: Path) -> None:
     back = tmp_path / 'arm.sdf'
     result = convert_file(stage_path, to='sdf', output_path=back, options=ConversionOptions())
     assert result.ok, result.report.errors
     got = {s.name.split('::', 1)[1]: s for s in resolve(load_file(back)).sensors}
+    assert 'shoulder::shoulder_ft' in got  # a joint's sensor, back on its joint (gz-sim's F/T)
+    assert not [e for e in result.report.entries if 'comes back as a sensor of link' in e.message]
     for s in resolve(load_file(ARM)).sensors:
         name = s.name.split('::', 1)[1]
-        if name == 'shoulder::shoulder_ft':  # a joint's sensor comes back on its child link
-            name = 'upper::shoulder_ft'
-            assert any('comes back as a sensor of link [upper]' in e.message
-                       for e in result.report.entries)
         assert s.world is not None and got[name].world is not None
         assert got[name].element.type == s.element.type
         assert pose_error(got[name].world, s.world) < TOL, name
@@ -148,8 +146,7 @@ def test_urdf_gazebo_sensors_reach_usd_where_libsdformat_puts_them(tmp_path: Pat
     back = tmp_path / 'back.sdf'
     assert convert_file(out, to='sdf', output_path=back, options=ConversionOptions()).ok
     got = {s.name.split('::', 1)[1]: s for s in resolve(load_file(back)).sensors}
-    for name, s in expected.items():
-        name = 'head::joint_imu' if name == 'neck::joint_imu' else name
+    for name, s in expected.items():  # the joint's sensor back on the joint, as libsdformat has it
         assert got[name].world is not None and s.world is not None
         assert pose_error(got[name].world, s.world) < TOL, name
     assert '<horizontal_fov>1.2</horizontal_fov>' in got['head::cam'].element.xml
