@@ -9,6 +9,8 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from sdf_tools.records import fields_eq, fields_repr
+
 
 class ErrorCode(enum.Enum):
     """The rule a diagnostic reports as broken."""
@@ -98,7 +100,8 @@ class Severity(enum.Enum):
     NOTE = 'note'
 
 
-@dataclass(frozen=True)
+# Methods written out rather than generated at import (sdf_tools/records.py says why).
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Diagnostic:
     """One problem (or assumption) found in an input file."""
 
@@ -108,6 +111,28 @@ class Diagnostic:
     line: int | None = None
     xml_path: str | None = None
     severity: Severity = Severity.ERROR
+
+    def __init__(self, code: ErrorCode, message: str, file: str | None = None,
+                 line: int | None = None, xml_path: str | None = None,
+                 severity: Severity = Severity.ERROR) -> None:
+        # As a frozen dataclass's generated __init__ sets them.
+        _set = object.__setattr__
+        _set(self, 'code', code)
+        _set(self, 'message', message)
+        _set(self, 'file', file)
+        _set(self, 'line', line)
+        _set(self, 'xml_path', xml_path)
+        _set(self, 'severity', severity)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.code, self.message, self.file, self.line, self.xml_path,
+                     self.severity))
 
     def to_json(self) -> dict[str, object]:
         """Return the ``{code, message, file, line}`` object of the CLI's JSON."""

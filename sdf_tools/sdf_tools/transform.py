@@ -78,7 +78,8 @@ def normalize_quat(q: Quat) -> Quat:
     return (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
 
 
-@dataclass(frozen=True, slots=True)
+# Methods written out rather than generated at import (sdf_tools/records.py says why).
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Transform:
     """A rigid transform ``X_AB``: the pose of frame B expressed in frame A."""
 
@@ -107,6 +108,17 @@ class Transform:
     def from_xyz_quat_xyzw(xyz: Vec3, xyzw: tuple[float, float, float, float]) -> Transform:
         """Build from a position and an ``x y z w`` quaternion (normalised here)."""
         return Transform(xyz, normalize_quat((xyzw[3], xyzw[0], xyzw[1], xyzw[2])))
+
+    def __repr__(self) -> str:
+        return f'Transform(p={self.p!r}, q={self.q!r})'
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Transform) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.p, self.q) == (other.p, other.q)
+
+    def __hash__(self) -> int:
+        return hash((self.p, self.q))
 
     def __reduce__(self) -> tuple[type[Transform], tuple[Vec3, Quat]]:
         # copy, deepcopy and pickle rebuild it through the constructor: a frozen class

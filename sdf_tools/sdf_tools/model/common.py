@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sdf_tools.records import fields_eq, fields_repr
 from sdf_tools.transform import IDENTITY, Transform
 
 
 # Loc and RawPose are not ``frozen``: a frozen dataclass sets each field through
 # object.__setattr__, which makes it three times slower to build, and the reader
 # builds one per element (135,000 in a 10,000-link world). Treat them as
-# immutable all the same (``dataclasses.replace`` to change one); unsafe_hash
-# keeps them hashable as the frozen versions were.
-@dataclass(slots=True, unsafe_hash=True)
+# immutable all the same (``dataclasses.replace`` to change one); their __hash__
+# keeps them hashable as the frozen versions were. Their methods are written out
+# (sdf_tools/records.py says why).
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class Loc:
     """Where an element was written: file, line and an XPath-like path."""
 
@@ -29,8 +31,17 @@ class Loc:
         self.line = line
         self.xml_path = xml_path
 
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
-@dataclass(slots=True, unsafe_hash=True)
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line, self.xml_path))
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class RawPose:
     """A ``<pose>`` as written, with its numbers already turned into a transform.
 
@@ -56,8 +67,18 @@ class RawPose:
         self.degrees = degrees
         self.loc = loc
 
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
-@dataclass(frozen=True)
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.value, self.relative_to, self.text, self.rotation_format,
+                     self.degrees, self.loc))
+
+
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class Extra:
     """An element we do not model (plugin body, custom namespace, unknown tag).
 
@@ -67,6 +88,21 @@ class Extra:
     tag: str
     xml: str
     loc: Loc | None = None
+
+    def __init__(self, tag: str, xml: str, loc: Loc | None = None) -> None:
+        # As a frozen dataclass's generated __init__ sets them.
+        object.__setattr__(self, 'tag', tag)
+        object.__setattr__(self, 'xml', xml)
+        object.__setattr__(self, 'loc', loc)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.tag, self.xml, self.loc))
 
     def __reduce__(self) -> tuple[type[Extra], tuple[str, str, Loc | None]]:
         # copy, deepcopy and pickle rebuild it through the constructor: a frozen class
