@@ -26,6 +26,7 @@ from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
+from sdf_tools.convert.usd.model_flags import read_link_flags, read_model_flags
 from sdf_tools.convert.usd.names import kind_of, original_name
 from sdf_tools.convert.usd.read_joints import read_joint, read_mimics
 from sdf_tools.convert.usd.read_sensors import joint_sensors, read_sensor
@@ -117,6 +118,7 @@ def _link(m: _Model, prim: Usd.Prim, stage_info: tuple[float, float], report: Co
     # A static link has no mass in UsdPhysics; the writer keeps its <inertial> as the copy.
     link.inertial = get_inertial(prim) if m.model.static else \
         _inertial(prim, kpu, mpu, report, file)
+    read_link_flags(prim, link)
     m.links[str(prim.GetPath())] = name
     m.model.links.append(link)
     world = UsdGeom.Xformable(prim).ComputeLocalToWorldTransform(Usd.TimeCode.Default())
@@ -353,6 +355,8 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
             for jpath, desc in zip(paths, descs, strict=True):
                 _joint(models, owner, str(jpath), desc, mpu, report, path)
     for m in models.values():
+        read_model_flags(m.prim, m.model, sum(stage.GetPrimAtPath(p).HasAPI(
+            UsdPhysics.RigidBodyAPI) for p in m.links))
         read_mimics(stage, m.model.joints, report, path)
         joint_sensors(stage, m.model, report, path)
     return document(stage, [(m.prim, m.model) for m in models.values()], report, path)

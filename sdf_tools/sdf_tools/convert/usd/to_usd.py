@@ -45,6 +45,7 @@ from sdf_tools.convert.usd.materials import (
     set_color,
     visual_color,
 )
+from sdf_tools.convert.usd.model_flags import FILTER, write_model_flags
 from sdf_tools.convert.usd.names import Siblings, keep_name, mark
 from sdf_tools.convert.usd.nesting import write_nesting
 from sdf_tools.convert.usd.scene import write_scene
@@ -87,6 +88,7 @@ class _ModelWriter:
         mark(prim.GetPrim(), 'model')
         set_pose(prim, self.flat.world_pose(self.flat.frame_vid))
         write_nesting(prim.GetPrim(), self.flat)
+        write_model_flags(prim.GetPrim(), self.flat.model, self.report)
         names = Siblings({'joints', 'materials', 'collision_filter'})
         if self.plan.source_format == 'urdf':
             self.colors = robot_materials(self.flat.model)
@@ -274,7 +276,7 @@ class _ModelWriter:
             if prim.HasAPI(UsdPhysics.ArticulationRootAPI):
                 prim.CreateAttribute('physxArticulation:enabledSelfCollisions',
                                      Sdf.ValueTypeNames.Bool, custom=True).Set(False)
-        group = UsdPhysics.CollisionGroup.Define(self.stage, self.path.AppendChild('collision_filter'))
+        group = UsdPhysics.CollisionGroup.Define(self.stage, self.path.AppendChild(FILTER))
         group.CreateFilteredGroupsRel().SetTargets([group.GetPath()])
         Usd.CollectionAPI(group.GetPrim(), 'colliders').CreateIncludesRel().SetTargets([self.path])
         overrides = [lk for lk in m.links if lk.self_collide]

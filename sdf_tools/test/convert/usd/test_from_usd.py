@@ -299,3 +299,25 @@ def test_an_ellipsoid_comes_back_exactly_and_an_empty_geometry_is_reported(write
     assert convert_file(stage, to='sdf', output_path=back, options=ConversionOptions()).ok
     edited = load_file(back).document.model.links[0]  # type: ignore[union-attr]
     assert edited.collisions[0].geometry.type == 'mesh'  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize('flags', [True, False])
+def test_model_and_link_switches_come_back(write_sdf, tmp_path: Path, flags: bool) -> None:
+    """<gravity>/<kinematic> of a link, <self_collide>/<enable_wind>/<allow_auto_disable> of a
+    model: written in the stage (or kept, reported) and read back; the defaults stay defaults."""
+    model = ('<self_collide>true</self_collide><enable_wind>true</enable_wind>'
+             '<allow_auto_disable>false</allow_auto_disable>' if flags else '')
+    link = '<gravity>false</gravity><kinematic>true</kinematic>' if flags else ''
+    src = write_sdf(f'<model name="m">{model}<link name="a">{link}<collision name="c"><geometry>'
+                    '<sphere><radius>0.1</radius></sphere></geometry></collision></link>'
+                    '<link name="b"><pose>0 0 1 0 0 0</pose><collision name="c"><geometry><sphere>'
+                    '<radius>0.1</radius></sphere></geometry></collision></link>'
+                    '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis>'
+                    '<xyz>0 0 1</xyz></axis></joint></model>')
+    out, _ = _round_trip(src, 'sdf', tmp_path)
+    before, after = load_file(src).document.model, load_file(out).document.model  # type: ignore[union-attr]
+    assert before is not None and after is not None
+    for attr in ('self_collide', 'enable_wind', 'allow_auto_disable'):
+        assert getattr(after, attr) == getattr(before, attr), attr
+    for lb, la in zip(before.links, after.links, strict=True):
+        assert (la.gravity, la.kinematic) == (lb.gravity, lb.kinematic), la.name
