@@ -20,13 +20,15 @@ attribute                    value
 """
 from __future__ import annotations
 
+from lxml import etree
 from pxr import Sdf, Usd, Vt
 
 from sdf_tools.convert.flatten import FlatModel
 from sdf_tools.convert.usd.exact import PREFIX, get, put
 from sdf_tools.frames.graph import join
-from sdf_tools.model import Frame, Joint, Link, Model, RawPose
+from sdf_tools.model import Frame, Joint, Link, Model, RawPose, Sensor
 from sdf_tools.transform import IDENTITY, Transform
+from sdf_tools.xmlsafe import parse_kept
 
 _NAMES, _POSES = PREFIX + 'models', 'modelPoses'
 _CANONICAL, _STATIC = PREFIX + 'modelCanonical', 'modelStatic'
@@ -133,7 +135,22 @@ def _move_joint(tree: _Tree, joint: Joint) -> bool:
     joint.name, joint.parent, joint.child = own, parent, child
     if joint.axis is not None and joint.axis.mimic_joint:  # named from the same scope
         joint.axis.mimic_joint = _inside(scope, joint.axis.mimic_joint) or joint.axis.mimic_joint
+    joint.sensors = [_rescoped(scope, s) for s in joint.sensors]
     return True
+
+
+def _rescoped(scope: str, sensor: Sensor) -> Sensor:
+    """A joint sensor posed relative to its child link (read_sensors.py), moved with its joint
+    into nested model ``scope``: the link's name from there."""
+    if sensor.pose is None or not sensor.pose.relative_to:
+        return sensor
+    own = _inside(scope, sensor.pose.relative_to) or sensor.pose.relative_to
+    el = parse_kept(sensor.xml)
+    pose_el = el.find('pose')
+    if pose_el is not None:
+        pose_el.set('relative_to', own)
+    return Sensor(sensor.name, sensor.type, RawPose(sensor.pose.value, own),
+                  etree.tostring(el, encoding='unicode'), sensor.loc)
 
 
 def _move_frame(tree: _Tree, frame: Frame) -> bool:

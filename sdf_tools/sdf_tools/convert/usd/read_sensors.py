@@ -65,7 +65,7 @@ def joint_sensors(stage: Usd.Stage, model: Model, report: ConversionReport, file
             joint = joints.get(owner)
             if not owner or owner == link.name or owner.split('::')[-1] == link.name:
                 kept.append(sensor)
-            elif joint is None or joint.child != link.name or '::' in owner:
+            elif joint is None or joint.child != link.name:
                 report.add(ReportKind.REWRITTEN, (sensor.loc.xml_path if sensor.loc else None) or link.name,
                            f'sensor of [{owner}] (a joint) comes back as a sensor of link '
                            f'[{link.name}] at the same pose', file)

@@ -16,6 +16,7 @@ from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import load_file
+from sdf_tools.verify import verify_files
 
 BOX = ('<inertial><mass>{m}</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia>'
        '</inertial><collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry>'
@@ -28,6 +29,7 @@ ROBOT = f"""<model name="robot"><pose>1 0 0.5 0 0 0.3</pose>
       <sensor name="imu" type="imu"><pose>0 0 0.05 0 0 0</pose></sensor></link>
     <frame name="tip" attached_to="upper"><pose>0 0 0.2 0 0 0</pose></frame>
     <joint name="elbow" type="revolute"><parent>lower</parent><child>upper</child>
+      <sensor name="ft" type="force_torque"><pose>0 0 0.02 0 0 0</pose></sensor>
       <axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit></axis></joint>
     <model name="hand"><pose>0 0 0.6 0 0 0</pose>
       <link name="palm">{BOX.format(m=0.1)}</link></model>
@@ -64,6 +66,10 @@ def test_nested_models_come_back_as_libsdformat_reads_the_source(
     assert top is not None
     arm = top.models[0]
     assert [s.name for s in arm.links[1].sensors] == ['imu']
+    assert [(j.name, [s.name for s in j.sensors]) for j in arm.joints] == \
+        [('elbow', ['ft']), ('wrist', [])]
+    v = verify_files(str(out), str(src))  # sensors: where and what, against the source
+    assert v.ok and v.measures['sensor pose'].compared == 2, [str(d) for d in v.differences]
 
 
 def test_a_foreign_scoped_link_makes_a_nested_model_at_its_parent_frame(
@@ -78,7 +84,6 @@ def test_a_foreign_scoped_link_makes_a_nested_model_at_its_parent_frame(
         assert stage.GetPrimAtPath('/robot').RemoveProperty(f'sdf_tools:{name}')
     stage.GetRootLayer().Save()
     assert convert_file(stage_path, to='sdf', output_path=out, options=ConversionOptions()).ok
-    from sdf_tools.verify import verify_files
     v = verify_files(str(out), str(src))
     assert v.ok, [str(d) for d in v.differences]
     assert v.measures['body pose'].compared == 4 and v.measures['joint type'].compared == 3
