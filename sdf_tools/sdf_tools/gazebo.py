@@ -16,6 +16,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from sdf_tools.records import fields_eq, fields_repr
+
 if TYPE_CHECKING:  # annotations only: the ROS nodes import this module and need no argparse
     import argparse
 
@@ -23,7 +25,8 @@ __all__ = ['TARGETS', 'GazeboTarget', 'add_gazebo_option', 'current', 'default_t
            'split_gazebo_option', 'target', 'using']
 
 
-@dataclass(frozen=True, slots=True)
+# Methods written out rather than generated at import (sdf_tools/records.py says why).
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class GazeboTarget:
     """One Gazebo release and the libsdformat it reads SDFormat with."""
 
@@ -32,6 +35,25 @@ class GazeboTarget:
     spec: str                       # newest SDFormat version that libsdformat reads
     ros_distro: str                 # the ROS 2 distribution paired with it
     convert_version: str            # the SDFormat version `convert` writes by default
+
+    def __init__(self, name: str, libsdformat: int, spec: str, ros_distro: str,
+                 convert_version: str) -> None:
+        # As a frozen dataclass's generated __init__ sets them.
+        object.__setattr__(self, 'name', name)
+        object.__setattr__(self, 'libsdformat', libsdformat)
+        object.__setattr__(self, 'spec', spec)
+        object.__setattr__(self, 'ros_distro', ros_distro)
+        object.__setattr__(self, 'convert_version', convert_version)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.libsdformat, self.spec, self.ros_distro,
+                     self.convert_version))
 
     @property
     def auto_inertials(self) -> bool:

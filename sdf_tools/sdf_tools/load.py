@@ -27,6 +27,7 @@ from sdf_tools.frames.world_joints import check_world_joints
 from sdf_tools.gazebo import GazeboTarget, using
 from sdf_tools.gazebo import current as current_target
 from sdf_tools.model import Document, Link, Model
+from sdf_tools.records import fields_eq, fields_repr
 from sdf_tools.sdf.context import read_as
 from sdf_tools.sdf.document import read_sdf_root
 from sdf_tools.sdf.spec.parallel import start_worker
@@ -38,7 +39,7 @@ if TYPE_CHECKING:
     from sdf_tools.urdf.lumping_walk import UrdfWalk
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)  # methods written out: sdf_tools/records.py
 class LoadResult(Findings):
     """What loading a file produced.
 
@@ -61,6 +62,24 @@ class LoadResult(Findings):
     usable: bool = True
     gazebo: GazeboTarget = field(default_factory=current_target)  # whose libsdformat read it
     urdf_walk: UrdfWalk | None = None
+
+    def __init__(self, document: Document | None, diagnostics: list[Diagnostic] | None = None,
+                 model_graphs: FrameGraphs | None = None,
+                 world_graphs: list[FrameGraphs] | None = None, usable: bool = True,
+                 gazebo: GazeboTarget | None = None, urdf_walk: UrdfWalk | None = None) -> None:
+        self.document = document
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.model_graphs = model_graphs
+        self.world_graphs = [] if world_graphs is None else world_graphs
+        self.usable = usable
+        self.gazebo = current_target() if gazebo is None else gazebo
+        self.urdf_walk = urdf_walk
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
 
 
 def detect_format(root: etree._Element, source: str | None,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from sdf_tools.errors import Diagnostic
 from sdf_tools.model.common import Loc
+from sdf_tools.records import fields_eq, fields_repr
 from sdf_tools.transform import Transform
 
 
@@ -44,13 +45,26 @@ def prefix(scope: str) -> str:
     return f'{scope}::' if scope else ''
 
 
-@dataclass(slots=True)
+# Methods written out rather than generated at import (sdf_tools/records.py says why).
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class PoseEdge:
+    """A pose-relative-to in-edge: the parent vertex and the pose in it."""
+
     parent: int
     value: Transform
 
+    def __init__(self, parent: int, value: Transform) -> None:
+        self.parent = parent
+        self.value = value
 
-@dataclass
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+
+@dataclass(init=False, repr=False, eq=False)
 class FrameGraphs:
     """Vertices plus pose-relative-to in-edges and attached-to out-edges."""
 
@@ -75,6 +89,32 @@ class FrameGraphs:
     _poses: list[Transform | None] = field(default_factory=list, repr=False)
     # the attached-to sink once a walk succeeded, else -1 (failures are not kept).
     _sink: list[int] = field(default_factory=list, repr=False)
+
+    def __init__(self, names: list[str] | None = None, kinds: list[Kind] | None = None,
+                 ids: dict[str, int] | None = None, pose_in: list[list[PoseEdge]] | None = None,
+                 attached_out: list[list[tuple[int, bool]]] | None = None,
+                 locs: dict[int, Loc] | None = None, added_models: set[int] | None = None,
+                 root: int = -1, errors: list[Diagnostic] | None = None,
+                 shadowed: set[int] | None = None, _poses: list[Transform | None] | None = None,
+                 _sink: list[int] | None = None) -> None:
+        self.names = [] if names is None else names
+        self.kinds = [] if kinds is None else kinds
+        self.ids = {} if ids is None else ids
+        self.pose_in = [] if pose_in is None else pose_in
+        self.attached_out = [] if attached_out is None else attached_out
+        self.locs = {} if locs is None else locs
+        self.added_models = set() if added_models is None else added_models
+        self.root = root
+        self.errors = [] if errors is None else errors
+        self.shadowed = set() if shadowed is None else shadowed
+        self._poses = [] if _poses is None else _poses
+        self._sink = [] if _sink is None else _sink
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
 
     def add(self, full_name: str, kind: Kind, loc: Loc | None = None) -> int:
         vid = len(self.names)

@@ -9,6 +9,7 @@ from sdf_tools import gazebo
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.model import Model
 from sdf_tools.model.common import Loc
+from sdf_tools.records import fields_eq, fields_repr
 from sdf_tools.transform import Transform
 from sdf_tools.xmlsafe import line_of
 
@@ -40,6 +41,11 @@ def read_as(version: str) -> tuple[int, int]:
     return max(own, version_tuple(gazebo.current().spec))
 
 
+# ReadContext.__init__'s parameters of the same names hide the two functions there.
+_version_tuple = version_tuple
+_read_as = read_as
+
+
 def top_world_model_version(el: etree._Element) -> str | None:
     """The version of the file when ``el`` is a model of a top-level world (else None).
 
@@ -58,7 +64,7 @@ def top_world_model_version(el: etree._Element) -> str | None:
     return version.strip()
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)  # methods written out: sdf_tools/records.py
 class ReadContext:
     """State of one file being read (an ``<include>`` gets its own)."""
 
@@ -82,9 +88,29 @@ class ReadContext:
     # they passed (sdf/spec/check.py): the whole-document check skips them.
     spec_checked: dict[etree._Element, bool] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
-        self.version_tuple = version_tuple(self.version)
-        self.read_as = read_as(self.version)
+    def __init__(self, file: str | None, version: str,
+                 diagnostics: list[Diagnostic] | None = None,
+                 include_stack: tuple[str, ...] = (), version_tuple: tuple[int, int] = (0, 0),
+                 read_as: tuple[int, int] = (0, 0),
+                 pose_cache: dict[tuple[str, str, bool], Transform] | None = None,
+                 preread: dict[etree._Element, tuple[Model, list[Diagnostic]]] | None = None,
+                 spec_checked: dict[etree._Element, bool] | None = None) -> None:
+        self.file = file
+        self.version = version
+        self.diagnostics = [] if diagnostics is None else diagnostics
+        self.include_stack = include_stack
+        self.pose_cache = {} if pose_cache is None else pose_cache
+        self.preread = {} if preread is None else preread
+        self.spec_checked = {} if spec_checked is None else spec_checked
+        # What the generated __init__'s __post_init__ did: the two always follow `version`.
+        self.version_tuple = _version_tuple(version)
+        self.read_as = _read_as(version)
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
 
     def loc(self, el: etree._Element) -> Loc:
         """Return the location of ``el`` in this file."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sdf_tools.records import fields_eq, fields_repr
 from sdf_tools.sdf.spec.values import SCALARS, scalar
 
 __all__ = ['AttributeSpec', 'ElementSpec', 'SPEC_VERSIONS', 'spec_for', 'spec_read_as', 'table']
@@ -40,7 +41,9 @@ RELEASE_BOUNDS: dict[int, dict[str, dict[str, tuple[str | None, str | None]]]] =
 }
 
 
-@dataclass(frozen=True, slots=True)
+# The two records' methods are written out rather than generated at import
+# (sdf_tools/records.py says why).
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class AttributeSpec:
     """One ``<attribute>`` of the spec."""
 
@@ -49,8 +52,24 @@ class AttributeSpec:
     default: str
     required: bool
 
+    def __init__(self, name: str, type: str, default: str, required: bool) -> None:
+        # As a frozen dataclass's generated __init__ sets them.
+        object.__setattr__(self, 'name', name)
+        object.__setattr__(self, 'type', type)
+        object.__setattr__(self, 'default', default)
+        object.__setattr__(self, 'required', required)
 
-@dataclass(eq=False, slots=True)
+    def __repr__(self) -> str:
+        return fields_repr(self)
+
+    def __eq__(self, other: object) -> bool:
+        return fields_eq(self, other)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type, self.default, self.required))
+
+
+@dataclass(slots=True, init=False, repr=False, eq=False)
 class ElementSpec:
     """One ``<element>`` of the spec, linked to its children.
 
@@ -98,6 +117,41 @@ class ElementSpec:
     # children's records, or the id of the element a ``ref`` copy stands for.
     source: _Table | None = field(default=None, repr=False)
     kids: Sequence[str] = field(default=(), repr=False)
+
+    def __init__(self, name: str, required: str, type: str | None = None,
+                 default: str | None = None, value_required: bool = False,
+                 bounds: tuple[float | None, float | None] | None = None,
+                 copy_data: bool = False, attributes: dict[str, AttributeSpec] | None = None,
+                 required_attributes: tuple[str, ...] = (),
+                 children: dict[str, ElementSpec] | None = None,
+                 required_children: tuple[ElementSpec, ...] = (), leaf: bool = False,
+                 plain_attributes: frozenset[str] = frozenset(), batch: str | None = None,
+                 leaf_batches: dict[str, str] | None = None,
+                 required_tags: frozenset[str] = frozenset(),
+                 verdicts: dict[str, bool] | None = None, source: _Table | None = None,
+                 kids: Sequence[str] = ()) -> None:
+        self.name = name
+        self.required = required
+        self.type = type
+        self.default = default
+        self.value_required = value_required
+        self.bounds = bounds
+        self.copy_data = copy_data
+        self.attributes = {} if attributes is None else attributes
+        self.required_attributes = required_attributes
+        self.children = {} if children is None else children
+        self.required_children = required_children
+        self.leaf = leaf
+        self.plain_attributes = plain_attributes
+        self.batch = batch
+        self.leaf_batches = {} if leaf_batches is None else leaf_batches
+        self.required_tags = required_tags
+        self.verdicts = {} if verdicts is None else verdicts
+        self.source = source
+        self.kids = kids
+
+    def __repr__(self) -> str:
+        return fields_repr(self)
 
 
 class _Unlinked(ElementSpec):
