@@ -29,6 +29,14 @@ FLOAT_TOL = 1e-5
 _URDF_ONLY = ('planar', 'floating')
 
 
+def number(prim: Usd.Prim, name: str) -> float | None:
+    """Return a scalar attribute's value (None when absent, or not one number: a stage from
+    elsewhere may author Newton's ``physics:lowerLimit`` of a spherical joint as a float3)."""
+    attr = prim.GetAttribute(name)
+    got = attr.Get() if attr else None
+    return float(got) if isinstance(got, (int, float)) and not isinstance(got, bool) else None
+
+
 def _pose(pos: Gf.Vec3f, rot: Gf.Quatf, length: float) -> Transform:
     im = rot.GetImaginary()
     return Transform((pos[0] * length, pos[1] * length, pos[2] * length),
@@ -46,8 +54,7 @@ def _schema_axis(prim: Usd.Prim, x1: Transform) -> Vec3:
 
 
 def _limits(prim: Usd.Prim, kind: str, axis: JointAxis, angular: bool) -> None:
-    lo = prim.GetAttribute('physics:lowerLimit').Get() if prim.GetAttribute('physics:lowerLimit') else None
-    hi = prim.GetAttribute('physics:upperLimit').Get() if prim.GetAttribute('physics:upperLimit') else None
+    lo, hi = number(prim, 'physics:lowerLimit'), number(prim, 'physics:upperLimit')
     conv = math.radians if angular else float
     if lo is not None and math.isfinite(lo):
         axis.lower = conv(float(lo))
@@ -89,9 +96,8 @@ def _kind(prim: Usd.Prim, limited: bool) -> str | None:
 def _limits_agree(prim: Usd.Prim, lv: list[float], angular: bool) -> bool:
     """Return whether the schema limits (if any) are the stored ones to float precision."""
     for name, value in (('physics:lowerLimit', lv[0]), ('physics:upperLimit', lv[1])):
-        attr = prim.GetAttribute(name)
-        got = attr.Get() if attr else None
-        if got is None or not math.isfinite(float(got)):
+        got = number(prim, name)
+        if got is None or not math.isfinite(got):
             continue
         want = math.degrees(value) if angular else value
         if abs(float(got) - want) > FLOAT_TOL * max(1.0, abs(want)):
@@ -127,14 +133,30 @@ def _exact(prim: Usd.Prim, x1: Transform, axis: Vec3, kind: str) -> tuple[Joint,
     return Joint('', stored, pose=RawPose(pose), axis=axes[0], axis2=axes[1]), True
 
 
+def _odd_limits(prim: Usd.Prim, report: ConversionReport, file: str) -> None:
+    """Report finite limits authored as something else than one number (not read)."""
+    for name in ('physics:lowerLimit', 'physics:upperLimit'):
+        attr = prim.GetAttribute(name)
+        got = attr.Get() if attr else None
+        if got is None or number(prim, name) is not None:
+            continue
+        try:
+            finite = any(math.isfinite(float(v)) for v in got)
+        except (TypeError, ValueError):
+            finite = True
+        if finite:
+            report.add(ReportKind.DROPPED, str(prim.GetPath()), f'{name} {got} is not one '
+                       'number: not read', file)
+
+
 def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: float,
                report: ConversionReport, file: str) -> Joint | None:
     """Return the SDFormat joint of a UsdPhysics joint prim (names filled in by the caller)."""
     x1 = _pose(x1_schema[0], x1_schema[1], length)
     axis = _schema_axis(prim, x1)
-    lo_attr = prim.GetAttribute('physics:lowerLimit')
-    lo = lo_attr.Get() if lo_attr else None
-    kind = _kind(prim, lo is not None and math.isfinite(float(lo)))
+    lo = number(prim, 'physics:lowerLimit')
+    kind = _kind(prim, lo is not None and math.isfinite(lo))
+    _odd_limits(prim, report, file)
     if kind is None:
         stored = get_type(prim)
         if stored in ('universal', 'revolute2', 'planar'):
@@ -160,9 +182,8 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
         joint.axis = JointAxis(tuple(float(v) for v in np.asarray(axis)))  # type: ignore[arg-type]
         _limits(prim, kind, joint.axis, angular)
         _drive(prim, joint.axis, angular, report, file)
-        velocity = prim.GetAttribute('physxJoint:maxJointVelocity')
-        if velocity and velocity.Get() is not None and math.isfinite(float(velocity.Get())):
-            v = float(velocity.Get())
+        v = number(prim, 'physxJoint:maxJointVelocity')
+        if v is not None and math.isfinite(v):
             joint.axis.velocity = math.radians(v) if angular else v
     return read_joint_state(prim, joint)
 
@@ -183,10 +204,10 @@ def read_mimics(stage: Usd.Stage, joints: list[Joint], report: ConversionReport,
             report.add(ReportKind.DROPPED, path, f'NewtonMimicAPI: the leader {targets} is no '
                        'joint of the same model', file)
             continue
-        offset = prim.GetAttribute('newton:mimicCoef0').Get() or 0.0
+        offset = number(prim, 'newton:mimicCoef0') or 0.0
         angular = joint.type in ('revolute', 'continuous')
         joint.axis.mimic_joint = leader.name
-        joint.axis.mimic_multiplier = float(prim.GetAttribute('newton:mimicCoef1').Get() or 0.0)
+        joint.axis.mimic_multiplier = number(prim, 'newton:mimicCoef1') or 0.0
         joint.axis.mimic_offset = math.radians(offset) if angular else float(offset)
         report.add(ReportKind.REWRITTEN, path, f'NewtonMimicAPI read as a <mimic> of '
                    f'[{leader.name}]', file)

@@ -36,6 +36,22 @@ def _world_of(prim: Usd.Prim) -> str:
     return original_name(parent)
 
 
+def _unique(models: list[Model], report: ConversionReport, path: str) -> None:
+    """Rename models that share a name in one world (Newton's ant_multi.usda: one ``Robot`` per
+    environment prim), as SDFormat wants them unique."""
+    taken: set[str] = set()
+    for m in models:
+        name, i = m.name, 2
+        while name in taken:
+            name, i = f'{m.name}_{i}', i + 1
+        taken.add(name)
+        if name != m.name:
+            where = m.loc.xml_path if m.loc is not None and m.loc.xml_path else m.name
+            report.add(ReportKind.RENAMED, where, f'model [{m.name}] read as [{name}] (model '
+                       'names are unique in a world)', path)
+            m.name = name
+
+
 def document(stage: Usd.Stage, models: list[tuple[Usd.Prim, Model]], report: ConversionReport,
              path: str) -> Document:
     """Return the document of the models read from ``stage`` (model prim, model)."""
@@ -51,6 +67,8 @@ def document(stage: Usd.Stage, models: list[tuple[Usd.Prim, Model]], report: Con
     found: dict[str, list[Model]] = {original_name(w): [] for w in worlds(stage)}
     for prim, model in sorted(models, key=lambda pm: rank(pm[1].loc)):
         found.setdefault(_world_of(prim), []).append(model)
+    for ms in found.values():
+        _unique(ms, report, path)
     g = read_gravity(stage)
     if list(found) == [''] and len(found['']) == 1:
         if g is not None and not is_standard(g):

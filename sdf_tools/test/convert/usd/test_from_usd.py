@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from pxr import Gf, Usd, UsdGeom, UsdPhysics
+from pxr import Gf, Sdf, Usd, UsdGeom, UsdPhysics
 from transforms3d.quaternions import quat2mat
 
 from convert.usd.usd_judge import Expected, expected, pose_error
@@ -321,3 +321,42 @@ def test_model_and_link_switches_come_back(write_sdf, tmp_path: Path, flags: boo
         assert getattr(after, attr) == getattr(before, attr), attr
     for lb, la in zip(before.links, after.links, strict=True):
         assert (la.gravity, la.kinematic) == (lb.gravity, lb.kinematic), la.name
+
+
+def _env_stage(path: Path, limit: float) -> None:
+    """Two environments, each with a model prim ``Robot`` of two balls on a spherical joint whose
+    limits are authored as float3 (Newton's test assets: ant_multi, boxes_nunchaku)."""
+    stage = Usd.Stage.CreateNew(str(path))
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
+    UsdGeom.SetStageMetersPerUnit(stage, 1.0)
+    for env in ('env_0', 'env_1'):
+        root = f'/World/{env}/Robot'
+        UsdGeom.Xform.Define(stage, root)
+        UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath(root))
+        for name, x in (('a', 0.0), ('b', 0.3)):
+            xf = UsdGeom.Xform.Define(stage, f'{root}/{name}')
+            xf.AddTranslateOp().Set(Gf.Vec3d(x, 0.0, 0.0))
+            UsdPhysics.RigidBodyAPI.Apply(xf.GetPrim())
+            UsdPhysics.CollisionAPI.Apply(UsdGeom.Sphere.Define(stage, f'{root}/{name}/s').GetPrim())
+        joint = UsdPhysics.SphericalJoint.Define(stage, f'{root}/ball')
+        joint.CreateBody0Rel().SetTargets([f'{root}/a'])
+        joint.CreateBody1Rel().SetTargets([f'{root}/b'])
+        for name, v in (('physics:lowerLimit', -limit), ('physics:upperLimit', limit)):
+            joint.GetPrim().CreateAttribute(name, Sdf.ValueTypeNames.Float3).Set(Gf.Vec3f(v))
+    stage.GetRootLayer().Save()
+
+
+@pytest.mark.parametrize('limit', [math.inf, 0.5])
+def test_a_foreign_stage_of_same_named_models_and_odd_limits_is_read(tmp_path: Path,
+                                                                      limit: float) -> None:
+    src, out = tmp_path / 'envs.usda', tmp_path / 'envs.sdf'
+    _env_stage(src, limit)
+    result = convert_file(src, to='sdf', output_path=out, options=ConversionOptions())
+    assert result.ok, [str(d) for d in result.report.errors]
+    loaded = load_file(out)
+    assert loaded.valid and loaded.document is not None
+    models = loaded.document.worlds[0].models
+    assert [m.name for m in models] == ['Robot', 'Robot_2']
+    assert [[j.type for j in m.joints] for m in models] == [['ball'], ['ball']]
+    odd = [e for e in result.report.entries if 'is not one number' in e.message]
+    assert len(odd) == (0 if limit == math.inf else 4)
