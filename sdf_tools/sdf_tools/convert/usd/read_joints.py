@@ -19,6 +19,7 @@ from pxr import Gf, Usd, UsdPhysics
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.exact import get, get_type
 from sdf_tools.convert.usd.joint_state import read_joint_state
+from sdf_tools.convert.usd.read_d6 import read_d6
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
 
@@ -161,6 +162,8 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
         stored = get_type(prim)
         if stored in ('universal', 'revolute2', 'planar'):
             kind = stored
+        elif stored is None and (d6 := read_d6(prim, x1, report, file)) is not None:
+            return read_joint_state(prim, d6)
         else:
             report.add(ReportKind.DROPPED, str(prim.GetPath()), f'{prim.GetTypeName() or "Joint"} '
                        'with free degrees of freedom has no SDFormat joint type', file)
