@@ -19,12 +19,17 @@ the layer's documentation string.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pxr import Sdf, Usd, UsdGeom, UsdPhysics
 
-from sdf_tools.convert.conversion_report import ConversionReport, ConversionResult, ReportKind
+from sdf_tools.convert.conversion_report import (
+    ConversionReport,
+    ConversionResult,
+    ReportEntry,
+    ReportKind,
+)
 from sdf_tools.convert.export_plan import ExportPlan, plan_export
 from sdf_tools.convert.flatten import WORLD, FlatLink, FlatModel, pose_in_link, where
 from sdf_tools.convert.joint_drives import commanded_joints
@@ -402,6 +407,14 @@ def _known_joints(plan: ExportPlan, options: ConversionOptions, report: Conversi
     return not report.errors
 
 
+def _nesting_note(e: ReportEntry) -> ReportEntry:
+    """Say where a flattened nested model is kept (nesting.py), so the reader knows it is not lost."""
+    if e.kind is not ReportKind.RENAMED or 'nested model flattened' not in e.message:
+        return e
+    return replace(e, message=f'{e.message}; its frame and canonical link are kept in '
+                   "sdf_tools:models on the model prim, and sdf_tools' import rebuilds it")
+
+
 def convert_to_usd(result: LoadResult, options: ConversionOptions) -> ConversionResult:
     """Convert a loaded file to a USD stage, returned as ``.usda`` text.
 
@@ -421,7 +434,7 @@ def convert_to_usd(result: LoadResult, options: ConversionOptions) -> Conversion
     if not _known_joints(plan, options, report):
         return ConversionResult(None, 'usd', report)
     # Meshes are embedded as Mesh prims: where the output file goes does not matter to them.
-    report.entries = [e for e in report.entries
+    report.entries = [_nesting_note(e) for e in report.entries
                       if not (e.element.startswith('uri[') and 'relative to the input' in e.message)]
     stage = build_stage(plan, options, report)
     stage.GetRootLayer().documentation = _header(plan, report)

@@ -51,8 +51,10 @@ def test_nested_models_come_back_as_libsdformat_reads_the_source(
     src = write_sdf(f'<world name="w">{ROBOT}</world>' if wrap else ROBOT)
     stage, out = tmp_path / 'robot.usda', tmp_path / 'back.sdf'
     with gazebo.using('fortress'):
-        assert convert_file(src, to='usd', output_path=stage, options=ConversionOptions()).ok
+        there = convert_file(src, to='usd', output_path=stage, options=ConversionOptions())
         back = convert_file(stage, to='sdf', output_path=out, options=ConversionOptions())
+    assert there.ok and [e.element for e in there.report.entries if 'import rebuilds it' in
+                         e.message] == ['model[arm]', 'model[arm::hand]']
     assert back.ok, [str(d) for d in back.report.errors]
     assert [e for e in back.report.entries if e.kind in (ReportKind.RENAMED, ReportKind.DROPPED,
                                                          ReportKind.REWRITTEN)
