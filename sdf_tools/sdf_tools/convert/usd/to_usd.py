@@ -144,7 +144,11 @@ class _ModelWriter:
                 self.report.add(ReportKind.KEPT, f'link[{fl.scoped}]/inertial', 'principal moments '
                                 f'{p.moments} are not those of a body (not positive, or one larger '
                                 'than the sum of the others): written as they are, an engine may '
-                                'reject or adjust them', *where(link.loc))
+                                'reject or adjust them' + (
+                                    ' (all zero: UsdPhysics reads that as not authored, and an '
+                                    "engine computes the inertia from the body's collision "
+                                    'shapes, as Newton does)' if c == 0.0 else ''),
+                                *where(link.loc))
         self._shapes(fl, path, materials)
 
     def _shapes(self, fl: FlatLink, path: Sdf.Path, materials: PhysicsMaterials) -> None:

@@ -99,3 +99,22 @@ def test_newton_urdf_importer_agrees_on_body_poses(entry: RobotFile) -> None:
     x_wm = raw.value if raw is not None else Transform()
     for name, pose in got.items():
         assert pose_error(x_wm * pose, exp.links[name][0]) <= NEWTON_TOL, name
+
+
+def test_a_zero_inertia_is_reported_as_newton_computes_one(write_sdf, tmp_path: Path) -> None:
+    """Drake's Pendulum.urdf writes point masses (inertia 0): UsdPhysics takes a zero
+    diagonalInertia as not authored, and Newton computes one from the shapes; the report says so."""
+    from sdf_tools.convert.api import convert_file
+    src = write_sdf('<model name="m"><link name="p"><inertial><mass>2</mass><inertia><ixx>0</ixx>'
+                    '<iyy>0</iyy><izz>0</izz></inertia></inertial><collision name="c"><geometry>'
+                    '<sphere><radius>0.1</radius></sphere></geometry></collision></link></model>')
+    out = tmp_path / 'm.usda'
+    result = convert_file(src, to='usd', output_path=out, options=ConversionOptions())
+    assert any('all zero' in e.message for e in result.report.entries
+               if e.element == 'link[p]/inertial')
+    import warp as wp
+    wp.config.quiet = True
+    import newton
+    b = newton.ModelBuilder()
+    b.add_usd(str(out))
+    assert float(abs(b.body_inertia[0][0][0])) > 0.0  # not the source's 0: computed
