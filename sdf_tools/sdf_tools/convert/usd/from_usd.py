@@ -17,6 +17,7 @@ prim name). What has no SDFormat form is reported with the prim path.
 """
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 
@@ -92,9 +93,12 @@ def _inertial(prim: Usd.Prim, kpu: float, mpu: float, report: ConversionReport,
     exact = get_inertial(prim)
     if schema is None:
         if prim.HasAPI(UsdPhysics.MassAPI) or exact is None:
-            report.add(ReportKind.ASSUMED, str(prim.GetPath()), 'no mass authored (an engine '
-                       "computes it from the shapes): written without <inertial> (libsdformat's "
-                       '1 kg, unit inertia)', file)
+            mass = UsdPhysics.MassAPI(prim).GetMassAttr().Get() \
+                if prim.HasAPI(UsdPhysics.MassAPI) else None
+            said = 'no mass authored' if not mass else f'mass {mass} is not positive'
+            report.add(ReportKind.ASSUMED, str(prim.GetPath()), f'{said} (an engine computes it '
+                       "from the shapes): written without <inertial> (libsdformat's 1 kg, unit "
+                       'inertia)', file)
         return None
     if exact is not None and same_inertial(exact, schema):
         return exact
@@ -319,6 +323,11 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
     if stage is None:
         return None
     mpu, kpu = UsdGeom.GetStageMetersPerUnit(stage), UsdPhysics.GetStageKilogramsPerUnit(stage)
+    if not (math.isfinite(mpu) and mpu > 0.0 and math.isfinite(kpu) and kpu > 0.0):
+        report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
+                                             f'metersPerUnit {mpu} and kilogramsPerUnit {kpu}: '
+                                             'units must be positive', path))
+        return None
     if mpu != 1.0 or kpu != 1.0:
         report.add(ReportKind.REWRITTEN, 'stage/metersPerUnit', f'the stage is in units of {mpu} m '
                    f'and {kpu} kg (an unauthored metersPerUnit means centimetres): lengths, '

@@ -69,7 +69,7 @@ def document(stage: Usd.Stage, models: list[tuple[Usd.Prim, Model]], report: Con
         found.setdefault(_world_of(prim), []).append(model)
     for ms in found.values():
         _unique(ms, report, path)
-    g = read_gravity(stage)
+    g = read_gravity(stage, report, path)
     if list(found) == [''] and len(found['']) == 1:
         if g is not None and not is_standard(g):
             report.add(ReportKind.DROPPED, SCENE, f'gravity {nums(g)}: a model file holds no '

@@ -85,8 +85,8 @@ def _scene(stage: Usd.Stage) -> UsdPhysics.Scene | None:
     return None
 
 
-def read_gravity(stage: Usd.Stage) -> Vec3 | None:
-    """Return the first physics scene's gravity in m/s^2 (None without a scene)."""
+def read_gravity(stage: Usd.Stage, report: ConversionReport, file: str) -> Vec3 | None:
+    """Return the first physics scene's gravity in m/s^2 (None without a scene, or not finite)."""
     scene = _scene(stage)
     if scene is None:
         return None
@@ -101,6 +101,10 @@ def read_gravity(stage: Usd.Stage) -> Vec3 | None:
     size = 9.81 if m is None or not math.isfinite(m) else float(m) * mpu
     dn = Gf.Vec3d(d).GetNormalized()
     g: Vec3 = (dn[0] * size, dn[1] * size, dn[2] * size)
+    if not all(math.isfinite(v) for v in g):
+        report.add(ReportKind.DROPPED, str(scene.GetPath()), f'gravity {g} is not finite: not '
+                   'read', file)
+        return None
     exact = get(scene.GetPrim(), 'gravity', 3)
     if exact is not None and all(abs(a - b) <= _FLOAT_REL * max(1.0, size)
                                  for a, b in zip(exact, g, strict=True)):

@@ -360,3 +360,31 @@ def test_a_foreign_stage_of_same_named_models_and_odd_limits_is_read(tmp_path: P
     assert [[j.type for j in m.joints] for m in models] == [['ball'], ['ball']]
     odd = [e for e in result.report.entries if 'is not one number' in e.message]
     assert len(odd) == (0 if limit == math.inf else 4)
+
+
+@pytest.mark.parametrize('units, error', [(0.0, True), (1.0, False)])
+def test_bad_stage_values_are_errors_or_reported_never_read_as_numbers(tmp_path: Path,
+                                                                       units: float,
+                                                                       error: bool) -> None:
+    """metersPerUnit 0 (every length 0) is refused; a negative mass and a nan gravity are
+    reported, not written."""
+    src, out = tmp_path / 'bad.usda', tmp_path / 'bad.sdf'
+    stage = Usd.Stage.CreateNew(str(src))
+    UsdGeom.SetStageMetersPerUnit(stage, units)
+    UsdGeom.SetStageUpAxis(stage, UsdGeom.Tokens.z)
+    body = UsdGeom.Xform.Define(stage, '/r/a').GetPrim()
+    UsdPhysics.RigidBodyAPI.Apply(body)
+    UsdPhysics.MassAPI.Apply(body).CreateMassAttr(-3.0)
+    UsdPhysics.CollisionAPI.Apply(UsdGeom.Cube.Define(stage, '/r/a/c').GetPrim())
+    scene = UsdPhysics.Scene.Define(stage, '/scene')
+    scene.CreateGravityDirectionAttr(Gf.Vec3f(float('nan'), 0.0, 0.0))
+    stage.GetRootLayer().Save()
+    result = convert_file(src, to='sdf', output_path=out, options=ConversionOptions())
+    if error:
+        assert not result.ok and 'metersPerUnit 0.0' in str(result.report.errors[0])
+        return
+    assert result.ok
+    said = {e.element: e.message for e in result.report.entries}
+    assert said['/r/a'].startswith('mass -3.0 is not positive')
+    assert 'is not finite' in said['/scene']
+    assert 'nan' not in out.read_text().split('-->')[-1]
