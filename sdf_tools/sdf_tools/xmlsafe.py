@@ -214,7 +214,7 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
     entries: list[etree._LogEntry] = list(log)
     hyphens = [e for e in entries if e.type == etree.ErrorTypes.ERR_HYPHEN_IN_COMMENT]
     if hyphens:  # libxml2 stops there: fix the comments, then see what else is wrong
-        data = _COMMENT.sub(_spaced_hyphens, data)
+        data = re.sub(_COMMENT, _spaced_hyphens, data, flags=re.DOTALL)
         parser = _parser()
         try:  # the comments fixed, what else is wrong (if anything) shows now
             etree.fromstring(data, parser)
@@ -249,8 +249,9 @@ def _tolerated(data: bytes, log: etree._ListErrorLog, source: str | None
                             severity=Severity.WARNING)
 
 
-# A comment as tinyxml2 reads it: to the first "-->", whatever it holds.
-_COMMENT = re.compile(rb'<!--(.*?)-->', re.DOTALL)
+# A comment as tinyxml2 reads it: to the first "-->", whatever it holds. This pattern and
+# _TAG are compiled on first use (re's cache keeps them): only malformed files need them.
+_COMMENT = rb'<!--(.*?)-->'
 
 
 def _spaced_hyphens(m: re.Match[bytes]) -> bytes:
@@ -264,7 +265,7 @@ def _spaced_hyphens(m: re.Match[bytes]) -> bytes:
     return b'<!--' + body + b'-->'
 
 
-_TAG = re.compile(rb'<(/?)([A-Za-z_][\w:.-]*)[^<>]*?(/?)>')
+_TAG = rb'<(/?)([A-Za-z_][\w:.-]*)[^<>]*?(/?)>'
 
 
 def _without_stray_end_tags(tail: bytes) -> bytes:
@@ -272,7 +273,7 @@ def _without_stray_end_tags(tail: bytes) -> bytes:
     out: list[bytes] = []
     stack: list[bytes] = []
     pos = 0
-    for m in _TAG.finditer(tail):
+    for m in re.finditer(_TAG, tail):
         if not m.group(1):
             if not m.group(3):
                 stack.append(m.group(2))

@@ -73,7 +73,9 @@ _MISSING_TEXT: dict[tuple[int, tuple[str, ...]], str] = {}
 # The one attribute a plain value may carry (a pose's frame: any name, nothing to parse).
 _RELATIVE_TO = ['relative_to']
 _NUMERIC = b'0123456789.+-eE \t\n\r\x00'
-_BIG_EXPONENT = re.compile(r'[eE][+-]?[0-9]{3}')
+# Compiled on first use (re's cache keeps it): most files have no exponent (bench/PROFILE.md,
+# session 10: compiling patterns at import is start-up time).
+_BIG_EXPONENT = r'[eE][+-]?[0-9]{3}'
 
 
 def _batch_ok(width: int, texts: list[str]) -> bool:
@@ -89,7 +91,7 @@ def _batch_ok(width: int, texts: list[str]) -> bool:
     # Bytes: deleting the allowed characters is a table lookup per byte (3x str.translate).
     if not joined.isascii() or joined.encode().translate(None, _NUMERIC):
         return False
-    if ('e' in joined or 'E' in joined) and _BIG_EXPONENT.search(joined):
+    if ('e' in joined or 'E' in joined) and re.search(_BIG_EXPONENT, joined):
         return False  # the regular expression only when an exponent may be there (memchr)
     toks = joined.split()
     if len(toks) != (width + 1) * n or toks[width::width + 1].count('\x00') != n:

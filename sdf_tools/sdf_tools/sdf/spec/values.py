@@ -25,12 +25,15 @@ import re
 import struct
 from collections.abc import Callable
 
-_STRTOD = re.compile(
-    r'[ \t\n\v\f\r]*([+-]?(?:inf(?:inity)?|nan(?:\([0-9a-z_]*\))?'
-    r'|0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?'
-    r'|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))', re.IGNORECASE)
-_STREAM_DOUBLE = re.compile(r'[ \t\n\v\f\r]*([+-]?(?:\d+\.?\d*|\.\d+)(?:([eE])([+-]?\d*))?)')
-_STREAM_INT = re.compile(r'[ \t\n\v\f\r]*([+-]?\d+)')
+# The patterns are compiled on first use (re's cache keeps them): the spec check reads most
+# values through its own batches and verdicts (spec/check.py), so a file rarely reaches these,
+# and compiling the three at import was ~4 M instructions of `check`'s start-up
+# (bench/PROFILE.md, session 10).
+_STRTOD = (r'[ \t\n\v\f\r]*([+-]?(?:inf(?:inity)?|nan(?:\([0-9a-z_]*\))?'
+           r'|0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?\d+)?'
+           r'|(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?))')
+_STREAM_DOUBLE = r'[ \t\n\v\f\r]*([+-]?(?:\d+\.?\d*|\.\d+)(?:([eE])([+-]?\d*))?)'
+_STREAM_INT = r'[ \t\n\v\f\r]*([+-]?\d+)'
 _DBL_MIN = 2.2250738585072014e-308
 _FLT_MAX = 3.4028234663852886e38
 _INT32 = (-2**31, 2**31 - 1)
@@ -39,7 +42,7 @@ _ULONG_MAX = 2**64 - 1
 
 def strtod(text: str) -> float | None:
     """``std::stod``: the number at the start of ``text`` (None: none, or out of range)."""
-    m = _STRTOD.match(text)
+    m = re.match(_STRTOD, text, re.IGNORECASE)
     if m is None:
         return None
     tok = m.group(1)
@@ -105,13 +108,13 @@ def _stream(text: str, kinds: str) -> bool:
     pos = 0
     for kind in kinds:
         if kind == 'd':
-            m = _STREAM_DOUBLE.match(text, pos)
+            m = re.compile(_STREAM_DOUBLE).match(text, pos)
             if m is None or (m.group(2) and not re.fullmatch(r'[+-]?\d+', m.group(3))):
                 return False
             if math.isinf(float(m.group(1).rstrip('eE+-') or '0')):
                 return False
         else:
-            m = _STREAM_INT.match(text, pos)
+            m = re.compile(_STREAM_INT).match(text, pos)
             if m is None or not _INT32[0] <= int(m.group(1)) <= _INT32[1]:
                 return False
         pos = m.end()
