@@ -178,11 +178,6 @@ def test_check_of_a_plain_model_imports_no_reader_it_does_not_need(tmp_path: Pat
     with_actor = tmp_path / 'with_actor.sdf'
     with_actor.write_text('<sdf version="1.9"><actor name="a"><link name="x"/></actor></sdf>')
     assert 'sdf_tools.sdf.world' in _imported_by_check(with_actor)
-    # The inertia checks load at the first <inertial> (a plain model's link has one).
-    assert 'sdf_tools.model.inertia' in imported
-    no_inertial = tmp_path / 'no_inertial.sdf'
-    no_inertial.write_text('<sdf version="1.9"><model name="m"><link name="l"/></model></sdf>')
-    assert 'sdf_tools.model.inertia' not in _imported_by_check(no_inertial)
 def test_gazebo_option_anywhere_picks_the_target_and_json_says_it() -> None:
     for args in (('inspect', str(DEMO), '--json', '--gazebo', 'fortress'),
                  ('--gazebo=fortress', 'inspect', str(DEMO), '--json')):

@@ -8,6 +8,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
+from sdf_tools.model.inertia import inertia_is_valid
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
 from sdf_tools.sdf.geometry import parse_geometry
@@ -45,9 +46,6 @@ def parse_inertial(ctx: ReadContext, el: etree._Element, link_name: str) -> Iner
     if ie_el is not None:
         m = floats_by_tag(ctx, ie_el, _INERTIA_DEFAULTS)
         inertia = (m['ixx'], m['ixy'], m['ixz'], m['iyy'], m['iyz'], m['izz'])
-    # Imported at the first <inertial>: the module makes two NamedTuples and a cache, start-up
-    # time that `check` of a file without one need not pay (bench/PROFILE.md, session 10).
-    from sdf_tools.model.inertia import inertia_is_valid
     if not inertia_is_valid(mass, inertia):
         ctx.error(ErrorCode.LINK_INERTIA_INVALID, f'A link named {link_name} has invalid inertia.', el)
     pose_el = k.get('pose')
