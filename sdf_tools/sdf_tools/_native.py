@@ -29,7 +29,7 @@ from types import ModuleType
 MODULES = (
     'transform',
     'model/common', 'model/elements', 'model/verbatim', 'model/actor', 'model/document',
-    'model/inertia', 'model/canonical',
+    'model/inertia', 'model/inertia_validity', 'model/canonical',
     'sdf/values', 'sdf/context', 'sdf/link', 'sdf/joint', 'sdf/geometry', 'sdf/model',
     'sdf/names', 'sdf/world', 'sdf/document', 'sdf/unflatten', 'sdf/domchecks',
     'sdf/spec/check', 'sdf/spec/values', 'sdf/spec/convert',

@@ -5,7 +5,8 @@ SDF converter (fixed-joint lumping: :func:`combine_inertials`), the MJCF and
 USD writers (which store a diagonal inertia and the rotation of its axes:
 :func:`principal_frame`; MuJoCo's test of a moving body: :func:`composite`),
 and the lint checks and the report (:func:`principal`, :func:`tolerance`), and
-the readers' validity test (:func:`inertia_is_valid`, libsdformat's verdict).
+the readers' validity test (:func:`inertia_is_valid`, libsdformat's verdict: it lives
+in :mod:`sdf_tools.model.inertia_validity`, which ``check`` imports without this module).
 An inertia is SDFormat's six numbers ``(ixx, ixy, ixz, iyy, iyz, izz)`` about
 the centre of mass, in the inertial frame.
 
@@ -23,6 +24,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sdf_tools.model.common import RawPose
 from sdf_tools.model.elements import Inertial
+from sdf_tools.model.inertia_validity import EPS_FACTOR
+from sdf_tools.model.inertia_validity import inertia_is_valid as inertia_is_valid
+from sdf_tools.model.inertia_validity import principal_moments as principal_moments
 from sdf_tools.transform import IDENTITY, Quat, Transform, Vec3, normalize_quat
 
 if TYPE_CHECKING:
@@ -30,71 +34,7 @@ if TYPE_CHECKING:
 
 #: ixx, ixy, ixz, iyy, iyz, izz about the centre of mass, in the inertial frame.
 Inertia6 = tuple[float, float, float, float, float, float]
-#: ignition-math's tolerance for MassMatrix3 checks: 10 * DBL_EPSILON * trace / 2.
-_EPS_FACTOR = 10.0 * 2.220446049250313e-16 * 0.5
 _FLOAT_EPS = 2.220446049250313e-16  # numpy.finfo(float).eps, as transforms3d's quat2mat
-
-
-def inertia_is_valid(mass: float, i: Sequence[float]) -> bool:
-    """Return libsdformat's verdict on a mass and inertia (ignition-math's ``MassMatrix3::IsValid``).
-
-    The mass must be non-negative, the leading minors of the tensor
-    non-negative, and its principal moments non-negative and satisfying the
-    triangle inequality, all up to ``10 * DBL_EPSILON * |ixx + iyy + izz| / 2``.
-    The moments are computed as ignition-math computes them (closed form; a
-    tensor whose products are within 1e-6 of its largest moment counts as
-    diagonal), so that the verdict on an edge case is libsdformat's, in pure
-    Python.
-    """
-    ixx, ixy, ixz, iyy, iyz, izz = i
-    eps = _EPS_FACTOR * abs(ixx + iyy + izz)
-    if (ixy == 0.0 and ixz == 0.0 and iyz == 0.0 and eps < math.inf
-            and (ixx >= 0.0 or iyy >= 0.0 or izz >= 0.0)):
-        # Nearly every link: the same tests, written out for a finite diagonal tensor (its
-        # minors are products of its moments, which ignition-math takes as they are when
-        # the largest is not negative), in a fraction of the time; the readers test every
-        # link of a large world.
-        return (mass >= 0 and ixx + eps >= 0 and ixx * iyy + eps >= 0
-                and izz * iyy * ixx + eps >= 0 and iyy + eps >= 0 and izz + eps >= 0
-                and ixx + iyy + eps >= izz and iyy + izz + eps >= ixx and izz + ixx + eps >= iyy)
-    det = ((izz * iyy - iyz * iyz) * ixx + -(izz * ixy - ixz * iyz) * ixy
-           + (iyz * ixy - ixz * iyy) * ixz)
-    if not (mass >= 0 and ixx + eps >= 0 and ixx * iyy - ixy * ixy + eps >= 0
-            and det + eps >= 0):
-        return False
-    a, b, c = principal_moments(i)
-    eps = _EPS_FACTOR * abs(a + b + c)
-    return (a + eps >= 0 and b + eps >= 0 and c + eps >= 0 and a + b + eps >= c
-            and b + c + eps >= a and c + a + eps >= b)
-
-
-def principal_moments(i: Sequence[float]) -> tuple[float, float, float]:
-    """Return the principal moments as ignition-math's ``MassMatrix3::PrincipalMoments`` does.
-
-    A tensor whose products of inertia are within ``1e-6`` times its largest
-    diagonal moment is taken as diagonal (its moments in their order);
-    otherwise the closed form of Kronenburg (arXiv:1306.6291), ascending.
-    """
-    ixx, ixy, ixz, iyy, iyz, izz = i
-    tol = 1e-6 * max(ixx, iyy, izz)
-    if abs(ixy) <= tol and abs(ixz) <= tol and abs(iyz) <= tol:
-        return ixx, iyy, izz
-    b = ixx + iyy + izz
-    c = ixx * iyy - ixy * ixy + ixx * izz - ixz * ixz + iyy * izz - iyz * iyz
-    # (the operations in ignition-math's order: the verdict on an edge case hangs on round-off)
-    d = (ixx * (iyz * iyz) + iyy * (ixz * ixz) + izz * (ixy * ixy) - ixx * iyy * izz
-         - 2 * ixy * ixz * iyz)
-    p = b * b - 3 * c
-    if p < tol * tol:
-        return b / 3.0, b / 3.0, b / 3.0
-    q = 2 * b ** 3 - 9 * b * c - 27 * d
-    delta = math.acos(max(min(0.5 * q / p ** 1.5, 1.0), -1.0))
-    root = 2 * math.sqrt(p)
-    m0 = (b + root * math.cos(delta / 3.0)) / 3.0
-    m1 = (b + root * math.cos((delta + 2 * math.pi) / 3.0)) / 3.0
-    m2 = (b + root * math.cos((delta - 2 * math.pi) / 3.0)) / 3.0
-    m0, m1, m2 = sorted((m0, m1, m2))
-    return m0, m1, m2
 
 
 def tensor(i: Sequence[float]) -> np.ndarray:
@@ -139,7 +79,7 @@ def in_frame(i: Sequence[float], frame: Transform) -> np.ndarray:
 
 def tolerance(i: Sequence[float]) -> float:
     """Return the tolerance libsdformat (ignition-math) allows in its inertia checks."""
-    return _EPS_FACTOR * abs(i[0] + i[3] + i[5])
+    return EPS_FACTOR * abs(i[0] + i[3] + i[5])
 
 
 class Principal(NamedTuple):

@@ -8,7 +8,7 @@ from lxml import etree
 from sdf_tools.errors import ErrorCode
 from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
-from sdf_tools.model.inertia import inertia_is_valid
+from sdf_tools.model.inertia_validity import inertia_is_valid
 from sdf_tools.sdf.context import ReadContext
 from sdf_tools.sdf.domchecks import check_material, check_sensor
 from sdf_tools.sdf.geometry import parse_geometry
