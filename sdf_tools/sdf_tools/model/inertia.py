@@ -18,7 +18,6 @@ the loader of a large world makes millions of them).
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 

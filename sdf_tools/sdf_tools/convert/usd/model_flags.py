@@ -34,7 +34,7 @@ def write_model_flags(prim: Usd.Prim, model: Model, report: ConversionReport) ->
             continue
         prim.CreateAttribute(attr, Sdf.ValueTypeNames.Bool, custom=True).Set(value)
         report.add(ReportKind.KEPT, f'model[{model.name}]/{tag}', f'{str(value).lower()}: no '
-                   f'USD form (Gazebo\'s); kept as {attr} for the way back', *where(model.loc))
+                   f"USD form (Gazebo's); kept as {attr} for the way back", *where(model.loc))
 
 
 def _flag(prim: Usd.Prim, name: str) -> bool | None:
