@@ -46,13 +46,13 @@ from sdf_tools.convert.mjcf.writer import MjcfDocument, num, nums
 from sdf_tools.convert.model_options import apply_model_options
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.convert.sdf.from_urdf import prepare_urdf
+from sdf_tools.convert.world_gravity import world_gravity
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
 from sdf_tools.model import Document, Joint, JointAxis, Model, World
 from sdf_tools.xmlsafe import parse_kept
 
 __all__ = ['convert_to_mjcf']
-SDF_GRAVITY = (0.0, 0.0, -9.8)  # <world><gravity> default
 HEADER_ENTRIES = 12  # report entries listed in the comment on top
 # Options that only mean something for another output format.
 _OTHER_FORMATS = ('sdf_version', 'keep_fixed_joints', 'uris', 'scope_separator', 'break_loops',
@@ -99,14 +99,8 @@ def _prepare(plan: ExportPlan, options: ConversionOptions, report: ConversionRep
 def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> None:
     """Write the world's gravity and physics step as ``<option>``; report the rest of physics."""
     extras = {x.tag: x for x in world.extras}
-    gravity = extras.get('gravity')
-    text = parse_kept(gravity.xml).text if gravity is not None else None
-    try:
-        g = [float(v) for v in (text or '').split()]
-    except ValueError:
-        g = []
-    if len(g) != 3:
-        g = list(SDF_GRAVITY)
+    g, written = world_gravity(world)
+    if written is None:
         report.add(ReportKind.ASSUMED, f'world[{world.name}]/gravity', "SDFormat's default "
                    "0 0 -9.8 written (MuJoCo's own default is 0 0 -9.81)",
                    *((world.loc.file, world.loc.line) if world.loc else (None, None)))

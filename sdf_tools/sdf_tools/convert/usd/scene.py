@@ -13,38 +13,21 @@ from __future__ import annotations
 
 import math
 
-from lxml import etree
 from pxr import Gf, Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where
 from sdf_tools.convert.sdf.elements import nums
 from sdf_tools.convert.usd.exact import get, put
-from sdf_tools.model import Document, Extra, World
+from sdf_tools.convert.world_gravity import SDF_GRAVITY, world_gravity
+from sdf_tools.model import Document, Extra
 from sdf_tools.transform import Vec3
-from sdf_tools.xmlsafe import parse_kept
 
-#: libsdformat's ``<world><gravity>`` default.
-SDF_GRAVITY: Vec3 = (0.0, 0.0, -9.8)
 #: What a model file's stage gets (a model has no gravity; USD's "earth gravity").
 STANDARD: Vec3 = (0.0, 0.0, -9.80665)
 SCENE = '/physicsScene'
 #: Agreement of the exact copy with the float schema values (float: 24 bits).
 _FLOAT_REL = 1e-6
-
-
-def world_gravity(world: World) -> tuple[Vec3, Extra | None]:
-    """Return a world's gravity and the ``<gravity>`` it came from (None: the default)."""
-    extra = next((e for e in world.extras if e.tag == 'gravity'), None)
-    if extra is None:
-        return SDF_GRAVITY, None
-    try:
-        values = [float(v) for v in (parse_kept(extra.xml).text or '').split()]
-    except (ValueError, etree.XMLSyntaxError):
-        values = []
-    if len(values) != 3 or not all(math.isfinite(v) for v in values):
-        return SDF_GRAVITY, None
-    return (values[0], values[1], values[2]), extra
 
 
 def _set(scene: UsdPhysics.Scene, g: Vec3) -> None:
