@@ -11,6 +11,11 @@ with ``__repr__`` and ``__eq__`` from here, which give what the generated ones g
 ``dataclasses.fields``, ``replace``, ``asdict`` and ``__match_args__`` work as before:
 the fields are still the decorator's. ``test/test_records.py`` holds every such class
 to the dataclass the same fields make.
+
+Each class names the two functions in two short methods rather than inheriting them from
+a base class: the opt-in compiled build (``sdf_tools/_native.py``) cannot compile a
+slotted dataclass whose base class is interpreted, and ``errors.py`` and ``load.py``,
+which hold such classes too, stay interpreted.
 """
 from __future__ import annotations
 
