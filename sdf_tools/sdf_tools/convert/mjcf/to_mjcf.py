@@ -96,10 +96,11 @@ def _prepare(plan: ExportPlan, options: ConversionOptions, report: ConversionRep
     report.entries[start:] = [e for e in report.entries[start:] if not e.element.startswith('uri[')]
 
 
-def _world_option(world: World, mj: MjcfDocument, report: ConversionReport) -> None:
+def _world_option(world: World, version: str | None, mj: MjcfDocument,
+                  report: ConversionReport) -> None:
     """Write the world's gravity and physics step as ``<option>``; report the rest of physics."""
     extras = {x.tag: x for x in world.extras}
-    g, written = world_gravity(world)
+    g, written = world_gravity(world, version)
     if written is None:
         report.add(ReportKind.ASSUMED, f'world[{world.name}]/gravity', "SDFormat's default "
                    "0 0 -9.8 written (MuJoCo's own default is 0 0 -9.81)",
@@ -208,7 +209,7 @@ def convert_to_mjcf(result: LoadResult, options: ConversionOptions) -> Conversio
     world = picked[0].world
     mj = MjcfDocument(picked[0].model.name if len(picked) == 1 or world is None else world.name)
     if world is not None:
-        _world_option(world, mj, report)
+        _world_option(world, doc.version, mj, report)
     assets = Assets(mj, report)
     bodies: list[CollisionBody] = []
     balance = False

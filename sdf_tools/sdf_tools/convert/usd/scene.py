@@ -44,7 +44,7 @@ def write_scene(stage: Usd.Stage, doc: Document, report: ConversionReport) -> No
     if not doc.worlds:
         _set(scene, STANDARD)
         return
-    first, extra = world_gravity(doc.worlds[0])
+    first, extra = world_gravity(doc.worlds[0], doc.version)
     _set(scene, first)
     label = f'world[{doc.worlds[0].name}]/gravity'
     if extra is None:
@@ -54,7 +54,7 @@ def write_scene(stage: Usd.Stage, doc: Document, report: ConversionReport) -> No
         report.add(ReportKind.REWRITTEN, label, "written as the physics scene's "
                    'gravityDirection and gravityMagnitude', *where(extra.loc))
     for world in doc.worlds[1:]:
-        g, extra = world_gravity(world)
+        g, extra = world_gravity(world, doc.version)
         if g != first:
             report.add(ReportKind.DROPPED, f'world[{world.name}]/gravity', f'{nums(g)}: the '
                        f"stage has one physics scene, with the first world's gravity",
