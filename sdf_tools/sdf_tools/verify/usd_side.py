@@ -198,6 +198,18 @@ def _merged(m: Usd.Prim, link: Usd.Prim, key: str, keys: _Keys, snap: Snapshot) 
             snap.members[ck] = key
 
 
+def _is_world_joint(prim: Usd.Prim) -> bool:
+    """A joint the exporter wrote from a world's ``<joint>`` (in the world prim's scope)."""
+    attr = prim.GetAttribute('sdf_tools:kind')
+    return bool(attr) and attr.HasAuthoredValue() and str(attr.Get()) == 'world_joint'
+
+
+def _world_joint_key(prim: Usd.Prim, keys: _Keys) -> str | None:
+    """A world's own joint is named alone, as the source names it when several models are
+    compared (with one model compared, the source leaves world joints out)."""
+    return name_of(prim) if keys.many else None
+
+
 def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
     """Open and parse the stage; return its snapshot, or why it cannot be read."""
     stage = Usd.Stage.Open(path)
@@ -215,7 +227,8 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
             continue
         for p, d in zip(paths, descs, strict=True):
             prim = stage.GetPrimAtPath(p)
-            key = keys.key(prim.GetParent().GetParent(), prim)
+            key = _world_joint_key(prim, keys) if _is_world_joint(prim) else \
+                keys.key(prim.GetParent().GetParent(), prim)
             if key is not None and (str(d.body1) not in ('', '/') or
                                     snap.paths.get(str(d.rel1)) in snap.static):
                 snap.joints[key] = _joint(stage, kind, d)

@@ -32,8 +32,14 @@ from sdf_tools.convert.usd.names import kind_of, original_name
 from sdf_tools.convert.usd.read_joints import read_joint, read_mimics
 from sdf_tools.convert.usd.read_sensors import joint_sensors, read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
+from sdf_tools.convert.usd.read_world_joints import (
+    PendingJoint,
+    add_world_joints,
+    read_world_joint,
+)
 from sdf_tools.convert.usd.read_worlds import document, worlds
 from sdf_tools.convert.usd.sensors import XML as SENSOR_XML
+from sdf_tools.convert.usd.world_joints import is_world_joint
 from sdf_tools.convert.usd.xforms import world_transform
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import load_document
@@ -359,16 +365,27 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
         report.diagnostics.append(Diagnostic(ErrorCode.FILE_READ, f'the USD stage [{path}] has '
                                              'no rigid body (UsdPhysics.RigidBodyAPI)', path))
         return None
+    ends = {p: (m.model, m.links[p]) for m in models.values() for p in m.links}
+    pending: list[PendingJoint] = []
     for kind, (paths, descs) in parsed.items():
         if str(kind).split('.')[-1] in _JOINT_TYPES:
             for jpath, desc in zip(paths, descs, strict=True):
-                _joint(models, owner, str(jpath), desc, mpu, report, path)
+                jprim = stage.GetPrimAtPath(jpath)
+                if not is_world_joint(jprim):
+                    _joint(models, owner, str(jpath), desc, mpu, report, path)
+                elif (got := read_world_joint(jprim, desc, ends, mpu, report, path)) is not None:
+                    pending.append(got)
     for m in models.values():
         read_model_flags(m.prim, m.model, sum(stage.GetPrimAtPath(p).HasAPI(
             UsdPhysics.RigidBodyAPI) for p in m.links))
         read_mimics(stage, m.model.joints, report, path)
         joint_sensors(stage, m.model, report, path)
-    return document(stage, [(m.prim, m.model) for m in models.values()], report, path)
+    doc = document(stage, [(m.prim, m.model) for m in models.values()], report, path)
+    if pending:  # in the stage's order (the parser groups joints by kind)
+        order = {str(p.GetPath()): i for i, p in enumerate(stage.Traverse())}
+        pending.sort(key=lambda p: order.get(p.joint.loc.xml_path or '' if p.joint.loc else '', 0))
+        add_world_joints(doc, pending, report, path)
+    return doc
 
 
 def load_usd(path: str) -> Imported:

@@ -82,9 +82,6 @@ def _world(world: World, report: ConversionReport) -> None:
     for f in world.frames:
         report.add(ReportKind.DROPPED, f'{label}/frame[{f.name}]', 'world frames are not '
                    'written', *_at(f.loc))
-    for j in world.joints:
-        report.add(ReportKind.DROPPED, f'{label}/joint[{j.name}]', 'joints between models are '
-                   'not written', *_at(j.loc))
     for e in world.extras:
         if e.tag != 'gravity':  # the physics scene's (usd/scene.py)
             report.add(ReportKind.DROPPED, f'{label}/{e.tag}', 'no USD form', *_at(e.loc))

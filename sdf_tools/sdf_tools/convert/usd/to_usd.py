@@ -51,11 +51,12 @@ from sdf_tools.convert.usd.materials import (
     visual_color,
 )
 from sdf_tools.convert.usd.model_flags import FILTER, write_model_flags
-from sdf_tools.convert.usd.names import Siblings, keep_name, mark
+from sdf_tools.convert.usd.names import Siblings, keep_name, kind_of, mark
 from sdf_tools.convert.usd.nesting import write_nesting
 from sdf_tools.convert.usd.scene import write_scene
 from sdf_tools.convert.usd.sensors import write_gazebo_sensors, write_sensors
 from sdf_tools.convert.usd.shapes import APPROXIMATION, ShapeSite, write_shape
+from sdf_tools.convert.usd.world_joints import WrittenModel, write_world_joints
 from sdf_tools.convert.usd.xforms import set_link_pose, set_pose
 from sdf_tools.errors import Diagnostic, ErrorCode
 from sdf_tools.load import LoadResult
@@ -374,8 +375,12 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
     """Return the stage of a prepared export plan."""
     stage = new_stage()
     placed = _root(stage, plan)
+    written: list[WrittenModel] = []
     for flat, path in placed:
-        _ModelWriter(stage, flat, path, plan, options, report).write()
+        writer = _ModelWriter(stage, flat, path, plan, options, report)
+        writer.write()
+        written.append(WrittenModel(flat, writer.bodies))
+    _world_joints(stage, plan, written, report)
     report_losses(plan.document, report)
     roots = list(stage.GetPseudoRoot().GetChildren())
     if roots:
@@ -385,6 +390,15 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
                    'prim each, the first is the default prim')
     write_scene(stage, plan.document, report)
     return stage
+
+
+def _world_joints(stage: Usd.Stage, plan: ExportPlan, written: list[WrittenModel],
+                  report: ConversionReport) -> None:
+    """Write each world's own joints under its prim (a root prim named as _root names it)."""
+    graphs = {id(p.world): p.graphs for p in plan.picked if p.world is not None}
+    prims = [p for p in stage.GetPseudoRoot().GetChildren() if kind_of(p) == 'world']
+    for world, prim in zip(plan.document.worlds, prims, strict=True):
+        write_world_joints(stage, world, prim, graphs.get(id(world)), written, report)
 
 
 #: Options about SDFormat or URDF text only: fixed joints are always FixedJoints in USD, a
