@@ -12,7 +12,12 @@ SDFormat / URDF        USD
                        Isaac Sim the second
 gearbox                the joint holding its child follows the joint holding its parent
                        with multiplier ``-gearbox_ratio`` (ODE's sign, as the MJCF export),
-                       both schemas as above
+                       both schemas as above; the gearbox itself is an untyped prim beside
+                       the joints (no engine reads it) with its exact copies, its bodies
+                       (``sdf_tools:body0``/``body1``), ``sdf_tools:gearboxRatio`` and
+                       ``sdf_tools:gearboxReferenceBody``, which the follower names in
+                       ``sdf_tools:gearbox``; sdf_tools' import gives the gearbox back
+                       (:mod:`~sdf_tools.convert.usd.read_gearbox`)
 ``<friction>``         ``NewtonJointAPI``'s ``newton:friction`` (Coulomb effort, N or N m)
 =====================  ==================================================================
 
@@ -32,8 +37,14 @@ from collections.abc import Mapping
 from pxr import Sdf, Usd
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
-from sdf_tools.convert.flatten import FlatJoint, FlatModel, where
+from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
+from sdf_tools.convert.joint_names import written_name
+from sdf_tools.convert.usd.exact import PREFIX, put_joint
+from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.frames.graph import join
+
+#: On a joint that follows a gearbox: the untyped prim that keeps the gearbox itself.
+GEARBOX_REL = 'sdf_tools:gearbox'
 
 _ANGULAR = ('revolute', 'continuous', 'screw')
 _SINGLE = (*_ANGULAR, 'prismatic')
@@ -103,9 +114,32 @@ def _gearbox(flat: FlatModel, g: FlatJoint, prims: Mapping[str, Usd.Prim],
         return
     ratio = g.joint.gearbox_ratio if g.joint.gearbox_ratio is not None else 1.0
     couple(prims[jc.name], prims[jp.name], True, -ratio, 0.0)
+    record = _record(flat, g, prims[jc.name], prims[jp.name])
+    prims[jc.name].CreateRelationship(GEARBOX_REL, custom=True).SetTargets([record.GetPath()])
     report.add(ReportKind.REWRITTEN, label, f'gearbox joint as a mimic: [{jc.scoped}] = '
                f"-{ratio:g} x [{jp.scoped}] (ODE's sign, as in MJCF) with NewtonMimicAPI and "
-               'PhysxMimicJointAPI; the reference body is not used', *where(g.joint.loc))
+               'PhysxMimicJointAPI; the reference body is not used by an engine (the gearbox '
+               'is kept as an untyped prim that sdf_tools reads back as the gearbox)',
+               *where(g.joint.loc))
+
+
+def _record(flat: FlatModel, g: FlatJoint, follower: Usd.Prim, leader: Usd.Prim) -> Usd.Prim:
+    """Keep a gearbox for the way back: an untyped prim (no engine reads it) beside the joints,
+    with its exact copies, its ratio and reference body, and its bodies as the two joints'."""
+    scope = follower.GetParent()
+    taken = {str(c.GetName()) for c in scope.GetChildren()}
+    prim = follower.GetStage().DefinePrim(scope.GetPath().AppendChild(
+        Siblings(taken).take(written_name(g))))
+    keep_name(prim, g.scoped if written_name(g) == g.name else written_name(g))
+    put_joint(prim, g.joint, flat.rel(flat.vid(g.child or WORLD), g.vid), g.axes)
+    for side, joint in (('body0', leader), ('body1', follower)):
+        targets = joint.GetRelationship('physics:body1').GetTargets()
+        prim.CreateRelationship(f'{PREFIX}{side}', custom=True).SetTargets(targets)
+    prim.CreateAttribute(f'{PREFIX}gearboxRatio', Sdf.ValueTypeNames.Double, custom=True).Set(
+        g.joint.gearbox_ratio if g.joint.gearbox_ratio is not None else 1.0)
+    prim.CreateAttribute(f'{PREFIX}gearboxReferenceBody', Sdf.ValueTypeNames.String,
+                         custom=True).Set(g.joint.gearbox_reference_body or '')
+    return prim
 
 
 def _friction(j: FlatJoint, prim: Usd.Prim) -> None:

@@ -33,7 +33,7 @@ from pxr import Sdf, Usd, Vt
 
 from sdf_tools.model import Inertial, Joint, JointAxis, RawPose
 from sdf_tools.model.inertia import in_frame
-from sdf_tools.transform import IDENTITY, Transform, Vec3
+from sdf_tools.transform import IDENTITY, Transform, Vec3, normalize_quat
 
 PREFIX = 'sdf_tools:'
 #: Relative agreement asked of a copy with its float schema value (float: 24 bits).
@@ -89,6 +89,26 @@ def put_joint(prim: Usd.Prim, joint: Joint, x_cj: Transform, axes: list[Vec3 | N
 def get_type(prim: Usd.Prim) -> str | None:
     attr = prim.GetAttribute(PREFIX + 'type')
     return str(attr.Get()) if attr and attr.HasAuthoredValue() else None
+
+
+def get_joint(prim: Usd.Prim) -> Joint | None:
+    """Return the joint the copies hold (type, pose in the child link, axes, limits, dynamics;
+    no names), None when any copy is missing."""
+    jv, lv, dv = get(prim, 'joint', 13), get(prim, 'limits', 8), get(prim, 'dynamics', 8)
+    kind = get_type(prim)
+    if jv is None or lv is None or dv is None or kind is None:
+        return None
+    pose = Transform((jv[0], jv[1], jv[2]), normalize_quat((jv[3], jv[4], jv[5], jv[6])))
+    axes: list[JointAxis | None] = []
+    for k, a in enumerate(((jv[7], jv[8], jv[9]), (jv[10], jv[11], jv[12]))):
+        if a == (0.0, 0.0, 0.0):
+            axes.append(None)
+            continue
+        lo, hi, eff, vel = lv[4 * k:4 * k + 4]
+        damp, fric, sref, sk = dv[4 * k:4 * k + 4]
+        axes.append(JointAxis(a, '', lo, hi, eff, vel, damping=damp, friction=fric,
+                              spring_reference=sref, spring_stiffness=sk))
+    return Joint('', kind, pose=RawPose(pose), axis=axes[0], axis2=axes[1])
 
 
 def same_inertial(exact: Inertial, schema: Inertial) -> bool:

@@ -29,6 +29,7 @@ from sdf_tools.convert.usd.exact import get_inertial, same_inertial
 from sdf_tools.convert.usd.mass import read_mass
 from sdf_tools.convert.usd.model_flags import read_link_flags, read_model_flags
 from sdf_tools.convert.usd.names import kind_of, original_name
+from sdf_tools.convert.usd.read_gearbox import read_gearboxes
 from sdf_tools.convert.usd.read_joints import read_joint, read_mimics
 from sdf_tools.convert.usd.read_sensors import joint_sensors, read_sensor
 from sdf_tools.convert.usd.read_shapes import ShapeReader, read_shape
@@ -378,6 +379,10 @@ def read_usd(path: str, report: ConversionReport) -> Document | None:
     for m in models.values():
         read_model_flags(m.prim, m.model, sum(stage.GetPrimAtPath(p).HasAPI(
             UsdPhysics.RigidBodyAPI) for p in m.links))
+        for joint in read_gearboxes(m.prim, m.links, report, path):
+            joint.name = m.name(joint.name, report, joint.loc.xml_path or '' if joint.loc
+                                else '', path)
+            m.model.joints.append(joint)
         read_mimics(stage, m.model.joints, report, path)
         joint_sensors(stage, m.model, report, path)
     doc = document(stage, [(m.prim, m.model) for m in models.values()], report, path)

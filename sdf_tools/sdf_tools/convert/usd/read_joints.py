@@ -17,8 +17,9 @@ import numpy as np
 from pxr import Gf, Usd, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
-from sdf_tools.convert.usd.exact import get, get_type
+from sdf_tools.convert.usd.exact import get, get_joint, get_type
 from sdf_tools.convert.usd.joint_state import read_joint_state
+from sdf_tools.convert.usd.read_gearbox import is_gearbox_mimic
 from sdf_tools.convert.usd.read_d6 import read_d6
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
@@ -108,30 +109,19 @@ def _limits_agree(prim: Usd.Prim, lv: list[float], angular: bool) -> bool:
 
 def _exact(prim: Usd.Prim, x1: Transform, axis: Vec3, kind: str) -> tuple[Joint, bool] | None:
     """Return the joint from the exact copies when they agree with the schema."""
-    jv, lv, dv = get(prim, 'joint', 13), get(prim, 'limits', 8), get(prim, 'dynamics', 8)
-    stored = get_type(prim)
-    if jv is None or lv is None or dv is None or stored is None:
+    joint, lv = get_joint(prim), get(prim, 'limits', 8)
+    if joint is None or lv is None or joint.pose is None:
         return None
-    pose = Transform((jv[0], jv[1], jv[2]), normalize_quat((jv[3], jv[4], jv[5], jv[6])))
-    a1: Vec3 = (jv[7], jv[8], jv[9])
-    a2: Vec3 = (jv[10], jv[11], jv[12])
+    pose = joint.pose.value
     scale = max(abs(v) for v in pose.p) if any(pose.p) else 1.0
     if not _close(pose.p, x1.p, scale):
         return None
+    a1 = joint.axis.xyz if joint.axis is not None else (0.0, 0.0, 0.0)
     if kind in ('revolute', 'prismatic') and not _close(pose.rotate(a1), axis):
         return None
     if not _limits_agree(prim, lv, kind == 'revolute'):
         return None
-    axes: list[JointAxis | None] = []
-    for k, a in enumerate((a1, a2)):
-        if a == (0.0, 0.0, 0.0):
-            axes.append(None)
-            continue
-        lo, hi, eff, vel = lv[4 * k:4 * k + 4]
-        damp, fric, sref, sk = dv[4 * k:4 * k + 4]
-        axes.append(JointAxis(a, '', lo, hi, eff, vel, damping=damp, friction=fric,
-                              spring_reference=sref, spring_stiffness=sk))
-    return Joint('', stored, pose=RawPose(pose), axis=axes[0], axis2=axes[1]), True
+    return joint, True
 
 
 def _odd_limits(prim: Usd.Prim, report: ConversionReport, file: str) -> None:
@@ -198,7 +188,12 @@ def read_mimics(stage: Usd.Stage, joints: list[Joint], report: ConversionReport,
     by_path = {j.loc.xml_path: j for j in joints if j.loc is not None and j.loc.xml_path}
     for path, joint in by_path.items():
         prim = stage.GetPrimAtPath(path)
-        if 'NewtonMimicAPI' not in prim.GetAppliedSchemas() or joint.axis is None:
+        if 'NewtonMimicAPI' not in prim.GetAppliedSchemas() or joint.axis is None or \
+                joint.type == 'gearbox':
+            continue
+        if is_gearbox_mimic(prim):
+            report.add(ReportKind.KEPT, path, 'NewtonMimicAPI written for a gearbox: read back '
+                       'as that gearbox, not as a <mimic>', file)
             continue
         rel = prim.GetRelationship('newton:mimicJoint')
         targets = [str(t) for t in rel.GetTargets()] if rel else []
