@@ -36,7 +36,9 @@ def limits(axis: ResolvedAxis | None, kind: str) -> tuple[float, float] | None:
     if not (math.isfinite(lo) and math.isfinite(hi)) or (abs(lo) >= UNLIMITED and
                                                          abs(hi) >= UNLIMITED):
         return None
-    return (lo, hi)
+    # lower > upper: libsdformat keeps both, and Gazebo's DART, checking the lower bound
+    # first, holds the joint at the lower limit (convert/usd/joints.held_range).
+    return (lo, lo) if lo > hi else (lo, hi)
 
 
 def rate(value: float) -> float | None:

@@ -42,6 +42,7 @@ from sdf_tools.convert.joint_names import written_name
 from sdf_tools.convert.usd.exact import put_joint
 from sdf_tools.convert.usd.names import Siblings, keep_name
 from sdf_tools.convert.usd.xforms import quatf
+from sdf_tools.model import Loc
 from sdf_tools.transform import Quat, Transform, Vec3, normalize_quat
 
 #: |limit| at or beyond this is "no limit" (SDFormat's default is 1e16).
@@ -112,13 +113,36 @@ def joint_frames(flat: FlatModel, j: FlatJoint, turn: Quat) -> tuple[Transform, 
     return x0 * t, x1 * t
 
 
-def _limits(prim: Usd.Prim, j: FlatJoint, joint: UsdPhysics.Joint, angular: bool) -> None:
+def held_range(lo: float, hi: float, label: str, j: FlatJoint, report: ConversionReport,
+               loc: Loc | None = None) -> tuple[float, float]:
+    """Return the range to write for ``lower``/``upper``: the joint held at ``lower`` when
+    ``lower > upper``, as Gazebo does (reported).
+
+    libsdformat keeps such limits as written, without a word (12, 14 and 16 alike), and
+    Gazebo's DART checks the lower bound first (JointLimitConstraint::update): below it the
+    joint is pushed up, above it (so above the upper bound too) pushed down, which holds it
+    at ``lower``. UsdPhysics says nothing of a reversed RevoluteJoint/PrismaticJoint range
+    (PhysX takes it as invalid) and reads ``low > high`` in a ``LimitAPI`` as locked at
+    zero, so the hold is written as the empty range ``lower``..``lower``.
+    """
+    if not lo > hi:
+        return lo, hi
+    report.add(ReportKind.REWRITTEN, f'{label}/limit', f'lower limit {lo:g} is above upper limit '
+               f'{hi:g} (libsdformat keeps both; Gazebo holds the joint at the lower limit): '
+               f'written as the range {lo:g}..{lo:g}, the upper kept only in sdf_tools:limits',
+               *where(loc or j.joint.loc))
+    return lo, lo
+
+
+def _limits(prim: Usd.Prim, j: FlatJoint, joint: UsdPhysics.Joint, angular: bool,
+            report: ConversionReport) -> None:
     ax = j.joint.axis
     if ax is None or j.joint.type == 'continuous':
         return
     lo, hi = ax.lower, ax.upper
     if abs(lo) >= NO_LIMIT and abs(hi) >= NO_LIMIT:
         return
+    lo, hi = held_range(lo, hi, f'joint[{j.scoped}]', j, report, ax.loc)
     scale = 180.0 / math.pi if angular else 1.0
     typed = UsdPhysics.RevoluteJoint(prim) if angular else UsdPhysics.PrismaticJoint(prim)
     typed.CreateLowerLimitAttr(lo * scale if abs(lo) < NO_LIMIT else -math.inf)
@@ -135,6 +159,7 @@ def _lock(prim: Usd.Prim, dofs: list[str]) -> None:
 def _limit(prim: Usd.Prim, dof: str, lo: float, hi: float) -> None:
     if abs(lo) >= NO_LIMIT and abs(hi) >= NO_LIMIT:
         return
+    hi = max(lo, hi)  # reversed: held at lower (held_range), not LimitAPI's lock at zero
     api = UsdPhysics.LimitAPI.Apply(prim, dof)
     api.CreateLowAttr(math.degrees(lo) if abs(lo) < NO_LIMIT else -math.inf)
     api.CreateHighAttr(math.degrees(hi) if abs(hi) < NO_LIMIT else math.inf)
@@ -164,16 +189,16 @@ def _define(site: JointSite, j: FlatJoint, path: Sdf.Path) -> UsdPhysics.Joint |
     return None
 
 
-def _d6_limits(prim: Usd.Prim, j: FlatJoint) -> None:
+def _d6_limits(prim: Usd.Prim, j: FlatJoint, report: ConversionReport) -> None:
     a1, a2 = j.joint.axis, j.joint.axis2
     if j.joint.type == 'planar':
         _lock(prim, ['transZ', 'rotX', 'rotY'])
         return
     _lock(prim, ['transX', 'transY', 'transZ', 'rotZ'])
-    if a1 is not None:
-        _limit(prim, 'rotX', a1.lower, a1.upper)
-    if a2 is not None:
-        _limit(prim, 'rotY', a2.lower, a2.upper)
+    for dof, a, tag in (('rotX', a1, 'axis'), ('rotY', a2, 'axis2')):
+        if a is not None:
+            _limit(prim, dof, *held_range(a.lower, a.upper, f'joint[{j.scoped}]/{tag}', j,
+                                          report, a.loc))
 
 
 def write_joint(site: JointSite, j: FlatJoint, in_tree: bool) -> Usd.Prim | None:
@@ -216,10 +241,10 @@ def write_joint(site: JointSite, j: FlatJoint, in_tree: bool) -> Usd.Prim | None
     kind = j.joint.type
     if kind in ('revolute', 'continuous', 'screw'):
         UsdPhysics.RevoluteJoint(prim).CreateAxisAttr(token)
-        _limits(prim, j, joint, True)
+        _limits(prim, j, joint, True, site.report)
     elif kind == 'prismatic':
         UsdPhysics.PrismaticJoint(prim).CreateAxisAttr(token)
-        _limits(prim, j, joint, False)
+        _limits(prim, j, joint, False, site.report)
     elif kind in ('universal', 'revolute2', 'planar'):
-        _d6_limits(prim, j)
+        _d6_limits(prim, j, site.report)
     return prim

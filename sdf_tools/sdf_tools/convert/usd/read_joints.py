@@ -19,8 +19,8 @@ from pxr import Gf, Usd, UsdPhysics
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.usd.exact import get, get_joint, get_type
 from sdf_tools.convert.usd.joint_state import read_joint_state
-from sdf_tools.convert.usd.read_gearbox import is_gearbox_mimic
 from sdf_tools.convert.usd.read_d6 import read_d6
+from sdf_tools.convert.usd.read_gearbox import is_gearbox_mimic
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
 
@@ -55,9 +55,14 @@ def _schema_axis(prim: Usd.Prim, x1: Transform) -> Vec3:
     return rotate(x1.q, _E.get(token, _E['X']))
 
 
-def _limits(prim: Usd.Prim, kind: str, axis: JointAxis, angular: bool) -> None:
+def _limits(prim: Usd.Prim, kind: str, axis: JointAxis, angular: bool,
+            report: ConversionReport, file: str) -> None:
     lo, hi = number(prim, 'physics:lowerLimit'), number(prim, 'physics:upperLimit')
     conv = math.radians if angular else float
+    if lo is not None and hi is not None and lo > hi:
+        report.add(ReportKind.KEPT, str(prim.GetPath()), f'lowerLimit {lo:g} is above '
+                   f'upperLimit {hi:g}: read as written (UsdPhysics says nothing of such a '
+                   'range; Gazebo holds the joint at the lower limit)', file)
     if lo is not None and math.isfinite(lo):
         axis.lower = conv(float(lo))
     if hi is not None and math.isfinite(hi):
@@ -96,8 +101,10 @@ def _kind(prim: Usd.Prim, limited: bool) -> str | None:
 
 
 def _limits_agree(prim: Usd.Prim, lv: list[float], angular: bool) -> bool:
-    """Return whether the schema limits (if any) are the stored ones to float precision."""
-    for name, value in (('physics:lowerLimit', lv[0]), ('physics:upperLimit', lv[1])):
+    """Return whether the schema limits (if any) are the stored ones to float precision (a
+    reversed range is written held at its lower limit: joints.held_range)."""
+    upper = lv[0] if lv[0] > lv[1] else lv[1]
+    for name, value in (('physics:lowerLimit', lv[0]), ('physics:upperLimit', upper)):
         got = number(prim, name)
         if got is None or not math.isfinite(got):
             continue
@@ -173,7 +180,7 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
     if kind in ('revolute', 'continuous', 'prismatic'):
         angular = kind != 'prismatic'
         joint.axis = JointAxis(tuple(float(v) for v in np.asarray(axis)))  # type: ignore[arg-type]
-        _limits(prim, kind, joint.axis, angular)
+        _limits(prim, kind, joint.axis, angular, report, file)
         _drive(prim, joint.axis, angular, report, file)
         v = number(prim, 'physxJoint:maxJointVelocity')
         if v is not None and math.isfinite(v):
