@@ -7,7 +7,9 @@ revolute           ``RevoluteJoint``, limits in degrees
 continuous         ``RevoluteJoint`` without limits
 prismatic          ``PrismaticJoint``, limits in metres
 fixed              ``FixedJoint``
-ball               ``SphericalJoint``
+ball               ``SphericalJoint``; with ``<sdf_tools:rotation_limits>`` (a limited
+                   D6 joint read from a stage) the ``Joint`` (D6) locked in
+                   translation with those rotation limits (rotation_limits.py)
 universal,         ``Joint`` (D6) locked by ``LimitAPI`` (``low > high``) in every
 revolute2          translation and in rotation about Z, the frame's X and Y along
                    the two axes (revolute2 reported: its second axis turns with the
@@ -41,6 +43,7 @@ from sdf_tools.convert.flatten import WORLD, FlatJoint, FlatModel, where
 from sdf_tools.convert.joint_names import written_name
 from sdf_tools.convert.usd.exact import put_joint
 from sdf_tools.convert.usd.names import Siblings, keep_name
+from sdf_tools.convert.usd.rotation_limits import kept_limits, put_copy
 from sdf_tools.convert.usd.xforms import quatf
 from sdf_tools.model import Loc
 from sdf_tools.transform import Quat, Transform, Vec3, normalize_quat
@@ -178,6 +181,12 @@ def _define(site: JointSite, j: FlatJoint, path: Sdf.Path) -> UsdPhysics.Joint |
         return UsdPhysics.PrismaticJoint.Define(s, path)
     if kind == 'fixed':
         return UsdPhysics.FixedJoint.Define(s, path)
+    if kind == 'ball' and kept_limits(j.joint) is not None:
+        site.report.add(ReportKind.REWRITTEN, label, 'ball joint with <sdf_tools:rotation_limits> '
+                        "written as a D6 joint limited in rotation about its frame's X, Y and "
+                        'Z (as read from a USD stage; Gazebo ignores the element)',
+                        *where(j.joint.loc))
+        return UsdPhysics.Joint.Define(s, path)
     if kind == 'ball':
         return UsdPhysics.SphericalJoint.Define(s, path)
     if kind in ('universal', 'revolute2', 'planar'):
@@ -247,4 +256,9 @@ def write_joint(site: JointSite, j: FlatJoint, in_tree: bool) -> Usd.Prim | None
         _limits(prim, j, joint, False, site.report)
     elif kind in ('universal', 'revolute2', 'planar'):
         _d6_limits(prim, j, site.report)
+    elif (rot := kept_limits(j.joint)) is not None:
+        _lock(prim, ['transX', 'transY', 'transZ'])
+        for dof, (lo, hi) in zip(('rotX', 'rotY', 'rotZ'), rot, strict=True):
+            _limit(prim, dof, lo, hi)
+        put_copy(prim, rot)
     return prim

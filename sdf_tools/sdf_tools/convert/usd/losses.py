@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import where as _at
+from sdf_tools.convert.usd.rotation_limits import TAG as ROTATION_LIMITS
 from sdf_tools.model import Collision, Document, Model, Visual, World
 from sdf_tools.xmlsafe import parse_kept
 
@@ -62,6 +63,8 @@ def _model(model: Model, scope: str, report: ConversionReport) -> None:
                                *_at(e.loc or item.loc))
     for joint in model.joints:
         for e in joint.extras:
+            if e.tag == ROTATION_LIMITS and joint.type == 'ball':
+                continue  # written as the D6 joint's limits (joints.py)
             report.add(ReportKind.DROPPED, f'{label}/joint[{joint.name}]/{e.tag}', 'no USD form',
                        *_at(e.loc or joint.loc))
     for m in model.models:

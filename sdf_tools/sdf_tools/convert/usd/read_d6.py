@@ -5,8 +5,9 @@ whose low is above its high (MuJoCo's and Newton's exports write the
 hinges of a body this way, as in Newton's humanoid.usda). With every
 translation locked, the free rotations give: one, a revolute joint; two, a
 universal joint (axis then axis2, in that order); three, a ball joint (its
-limits dropped, reported). A rotation's limits are read in degrees; the
-axes are the joint frame's (``localRot1``) in the child link. Drives on
+limits kept as ``<sdf_tools:rotation_limits>``: rotation_limits.py). A
+rotation's limits are read in degrees; the axes are the joint frame's
+(``localRot1``) in the child link. Drives on
 these joints are not read (reported). Anything else stays unread, reported
 by the caller.
 """
@@ -17,6 +18,7 @@ import math
 from pxr import Usd, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
+from sdf_tools.convert.usd.rotation_limits import limits_extra
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, rotate
 
@@ -47,10 +49,15 @@ def read_d6(prim: Usd.Prim, x1: Transform, report: ConversionReport, file: str) 
     if any(prim.HasAPI(UsdPhysics.DriveAPI, f'rot{a}') for a, _ in free):
         report.add(ReportKind.DROPPED, path, 'the drives of a D6 joint are not read', file)
     if len(free) == 3:
-        if any(lim is not None for _, lim in free):
-            report.add(ReportKind.DROPPED, path, 'D6 joint with three free rotations read as a '
-                       'ball joint: its rotation limits have no SDFormat form', file)
-        return Joint('', 'ball', pose=RawPose(Transform(x1.p)))
+        if all(lim is None for _, lim in free):
+            return Joint('', 'ball', pose=RawPose(Transform(x1.p)))
+        limits = [(math.radians(lim[0]), math.radians(lim[1])) if lim is not None
+                  else (-math.inf, math.inf) for _, lim in free]
+        report.add(ReportKind.KEPT, path, 'D6 joint with three free rotations read as a ball '
+                   'joint: SDFormat has no limits for one (Gazebo turns it freely), so its '
+                   'rotation limits are kept as <sdf_tools:rotation_limits> about the X, Y, Z '
+                   'of its <pose>, which USD output writes back as this D6 joint', file)
+        return Joint('', 'ball', pose=RawPose(x1), extras=[limits_extra(limits)])
     axes = []
     for a, lim in free:
         axis = JointAxis(rotate(x1.q, _E[a]))

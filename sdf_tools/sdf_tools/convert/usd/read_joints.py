@@ -21,6 +21,7 @@ from sdf_tools.convert.usd.exact import get, get_joint, get_type
 from sdf_tools.convert.usd.joint_state import read_joint_state
 from sdf_tools.convert.usd.read_d6 import read_d6
 from sdf_tools.convert.usd.read_gearbox import is_gearbox_mimic
+from sdf_tools.convert.usd.rotation_limits import get_copy, limits_extra
 from sdf_tools.model import Joint, JointAxis, RawPose
 from sdf_tools.transform import Transform, Vec3, normalize_quat, rotate
 
@@ -147,6 +148,27 @@ def _odd_limits(prim: Usd.Prim, report: ConversionReport, file: str) -> None:
                        'number: not read', file)
 
 
+def _limited_ball(prim: Usd.Prim, x1: Transform) -> Joint | None:
+    """Return the ball joint the writer wrote as a D6 joint limited in rotation, from the
+    exact copies while they agree with the stage (else None: read as any D6 joint)."""
+    joint, rot = get_joint(prim), get_copy(prim)
+    if joint is None or rot is None or joint.pose is None:
+        return None
+    pose = joint.pose.value
+    if not _close(pose.p, x1.p, max(abs(v) for v in pose.p) if any(pose.p) else 1.0):
+        return None
+    for dof, (lo, hi) in zip(('rotX', 'rotY', 'rotZ'), rot, strict=True):
+        api = UsdPhysics.LimitAPI(prim, dof)
+        got = (api.GetLowAttr().Get(), api.GetHighAttr().Get()) \
+            if prim.HasAPI(UsdPhysics.LimitAPI, dof) else (None, None)
+        for g, want in zip(got, (lo, hi), strict=True):
+            w = math.degrees(want)
+            if math.isfinite(w) and (g is None or abs(float(g) - w) > FLOAT_TOL * max(1.0, abs(w))):
+                return None
+    joint.extras = [limits_extra(rot)]
+    return joint
+
+
 def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: float,
                report: ConversionReport, file: str) -> Joint | None:
     """Return the SDFormat joint of a UsdPhysics joint prim (names filled in by the caller)."""
@@ -157,6 +179,8 @@ def read_joint(prim: Usd.Prim, x1_schema: tuple[Gf.Vec3f, Gf.Quatf], length: flo
     _odd_limits(prim, report, file)
     if kind is None:
         stored = get_type(prim)
+        if stored == 'ball' and (ball := _limited_ball(prim, x1)) is not None:
+            return read_joint_state(prim, ball)
         if stored in ('universal', 'revolute2', 'planar'):
             kind = stored
         elif stored is None and (d6 := read_d6(prim, x1, report, file)) is not None:
