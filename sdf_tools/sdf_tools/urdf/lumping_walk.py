@@ -135,6 +135,24 @@ class UrdfWalk:
         self._sums[link] = total
         return total
 
+    def ode_lumped_inertial(self, link: str) -> Inertial | None:
+        """:meth:`lumped_inertial` with libsdformat's round-off (:mod:`sdf_tools.urdf.ode_mass`).
+
+        For the verdict on a lumped sum only; None where a sum has no positive mass
+        (:meth:`lumped_inertial` and :mod:`sdf_tools.urdf.zero_mass_sum` judge those).
+        """
+        lk = self.links.get(link)
+        total = lk.inertial if lk is not None else None
+        for j in self.children.get(link, []):
+            if j.name not in self.lumped or self.lumped_inertial(j.child) is None:
+                continue
+            child = self.ode_lumped_inertial(j.child)
+            if child is None or (total.mass if total is not None else 0.0) + child.mass <= 0.0:
+                return None
+            from sdf_tools.urdf.ode_mass import ode_lump
+            total = ode_lump(total, child, j.pose.value if j.pose is not None else IDENTITY)
+        return total
+
     def zero_mass_lumps(self) -> dict[str, tuple[Joint, float]]:
         """Links whose sum went through a mass of 0: link -> (that lump, the mass before it).
 
