@@ -87,6 +87,7 @@ class _ModelWriter:
     colors: dict[str, Rgba] = field(default_factory=dict)
     gazebo: dict[str, tuple[float, float, Extra]] = field(default_factory=dict)
     mesh_noted: bool = False
+    roots: list[str] = field(default_factory=list)  # root links of the joint trees
 
     def write(self) -> None:
         prim = UsdGeom.Xform.Define(self.stage, self.path)
@@ -267,7 +268,7 @@ class _ModelWriter:
         A joint the graph cannot hold (a gearbox, a floating joint) can split a model
         into several trees; an engine wants one root per articulation.
         """
-        roots = articulation_roots(tree)
+        roots = self.roots = articulation_roots(tree)
         if len(roots) == 1:
             UsdPhysics.ArticulationRootAPI.Apply(model)
             return
@@ -379,7 +380,7 @@ def build_stage(plan: ExportPlan, options: ConversionOptions, report: Conversion
     for flat, path in placed:
         writer = _ModelWriter(stage, flat, path, plan, options, report)
         writer.write()
-        written.append(WrittenModel(flat, writer.bodies))
+        written.append(WrittenModel(flat, writer.bodies, str(path), writer.roots))
     _world_joints(stage, plan, written, report)
     report_losses(plan.document, report)
     roots = list(stage.GetPseudoRoot().GetChildren())

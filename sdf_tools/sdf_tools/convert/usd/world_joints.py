@@ -9,18 +9,21 @@ writer's exact copies. Its parent and child are the bodies their frames are
 attached to (a model's frame is its canonical link's body), as libsdformat
 resolves them; the joint pose is kept relative to the child link, which is
 the same joint frame. The prim is marked ``sdf_tools:kind = world_joint`` so
-the reader gives it back to the world (:func:`read_world_joint`), named
-``model::link`` at each end. A joint that would make a link the child of two
-joints, or join two articulations, is written with
-``excludeFromArticulation`` (reported): an engine keeps it as a
-maximal-coordinate constraint.
+the reader gives it back to the world
+(:mod:`~sdf_tools.convert.usd.read_world_joints`), named ``model::link`` at each
+end. A joint holding a tree's root link joins the articulations: to the world,
+a fixed base; to another model's link, one articulation (the child tree's
+articulation root is taken off, so usd-core and Newton see one tree). A joint
+whose child link has a parent joint already, or that closes a loop of models,
+is written with ``excludeFromArticulation`` (reported): an engine keeps it as
+a maximal-coordinate constraint.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from pxr import Usd, UsdGeom
+from pxr import Usd, UsdGeom, UsdPhysics
 
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.flatten import (
@@ -53,6 +56,8 @@ class WrittenModel:
 
     flat: FlatModel
     bodies: Mapping[str, str]
+    path: str = ''                     # the model prim
+    roots: Sequence[str] = ()          # root links of its trees (articulations)
 
 
 def is_world_joint(prim: Usd.Prim) -> bool:
@@ -133,14 +138,82 @@ def _flat(world: World, g: FrameGraphs, models: Sequence[WrittenModel],
     return flat, bodies
 
 
-def _has_parent(child: str, models: Sequence[WrittenModel]) -> bool:
-    """Return whether a joint of the child's own model already holds the link ``child``."""
+def _owner(link: str | None, models: Sequence[WrittenModel]) -> tuple[WrittenModel, str] | None:
+    """Return the written model holding a full link name, and the link's URDF name in it."""
     for m in models:
         pre = m.flat.scope + '::'
-        name = m.flat.names.get(child[len(pre):]) if child.startswith(pre) else None
+        name = m.flat.names.get(link[len(pre):]) if link and link.startswith(pre) else None
         if name is not None:
-            return any(mj.child == name for mj in m.flat.joints)
-    return False
+            return m, name
+    return None
+
+
+class _Trees:
+    """Which articulation each model's tree belongs to, as world joints join them."""
+
+    def __init__(self, models: Sequence[WrittenModel]) -> None:
+        self.models = models
+        self.group = {m.flat.scope: m.flat.scope for m in models}
+        self.held: set[str] = set()
+        self.joined: set[str] = set()   # links joined into another model's articulation
+        # A group of models none of which has an articulation (single bodies) gets one at
+        # its top link (Newton refuses a joint in no articulation): group -> link prim.
+        self.top: dict[str, str] = {}
+
+    def _find(self, scope: str) -> str:
+        while self.group[scope] != scope:
+            scope = self.group[scope]
+        return scope
+
+    def join(self, stage: Usd.Stage, j: FlatJoint) -> bool:
+        """Return whether ``j`` fits the articulations (joining a child tree's root to the world
+        or to another tree, whose root then stops being one); False when it closes a loop."""
+        child = _owner(j.child, self.models)
+        if child is None or j.child in self.held:
+            return False
+        m, name = child
+        if any(mj.child == name for mj in m.flat.joints):
+            return False  # the child link has a parent joint in its own model already
+        parent = None if j.parent == WORLD else _owner(j.parent, self.models)
+        if parent is not None:
+            pm, pname = parent
+            pg = self._find(pm.flat.scope)
+            if pg == self._find(m.flat.scope):
+                return False  # closes a loop of models
+            articulated = self._articulated(pm, pname)
+            if not articulated and pm.roots:
+                return False  # an isolated body of a model whose tree is an articulation
+            if not articulated and pg not in self.top:
+                self.top[pg] = pm.bodies[pname]
+            self.group[self._find(m.flat.scope)] = pg
+            self.joined.add(j.child or '')
+            _unroot(stage, m, name)
+        self.held.add(j.child or '')
+        return True
+
+    def _articulated(self, m: WrittenModel, link: str) -> bool:
+        """Whether a link is in an articulation: its model's joint tree, or one joined so."""
+        full = f'{m.flat.scope}::' + next((k for k, v in m.flat.names.items() if v == link), '')
+        if full in self.joined:
+            return True
+        return bool(m.roots) and any(link in (mj.parent, mj.child) for mj in m.flat.joints)
+
+    def finish(self, stage: Usd.Stage) -> None:
+        """Root each group of single bodies joined by world joints at its top link."""
+        for group, link in self.top.items():
+            members = [m for m in self.models if self._find(m.flat.scope) == group]
+            if not any(m.roots for m in members):
+                UsdPhysics.ArticulationRootAPI.Apply(stage.GetPrimAtPath(link))
+
+
+def _unroot(stage: Usd.Stage, m: WrittenModel, link: str) -> None:
+    """Take the articulation root off a tree whose root link a world joint now holds."""
+    model_prim = stage.GetPrimAtPath(m.path)
+    root = stage.GetPrimAtPath(m.bodies[link])
+    for prim in (root, model_prim if list(m.roots) == [link] else None):
+        if prim is not None and prim.HasAPI(UsdPhysics.ArticulationRootAPI):
+            prim.RemoveAPI(UsdPhysics.ArticulationRootAPI)
+            prim.RemoveProperty('physxArticulation:enabledSelfCollisions')
 
 
 def write_world_joints(stage: Usd.Stage, world: World, world_prim: Usd.Prim,
@@ -162,18 +235,20 @@ def write_world_joints(stage: Usd.Stage, world: World, world_prim: Usd.Prim,
     UsdGeom.Scope.Define(stage, scope)
     site = JointSite(stage, flat, bodies, str(scope), report)
     prims: dict[str, Usd.Prim] = {}
-    held: set[str] = set()
+    trees = _Trees(models)
     for j in flat.joints:
-        # In an articulation only when it fixes a tree's root link to the world (a fixed
-        # base); joining two models' trees, or a link already held, it closes a loop.
-        child = j.child or ''
-        in_tree = j.parent == WORLD and child not in held and not _has_parent(child, models)
-        held.add(child)
-        prim = write_joint(site, j, in_tree)
+        prim = write_joint(site, j, True)
         if prim is None:
             continue
+        if not trees.join(stage, j):
+            UsdPhysics.Joint(prim).CreateExcludeFromArticulationAttr(True)
+            report.add(ReportKind.REWRITTEN, f'joint[{j.name}]', 'its child link has a parent '
+                       'joint already, or the joint closes a loop of models: written with '
+                       'excludeFromArticulation (a maximal-coordinate constraint)',
+                       *where(j.joint.loc))
         mark(prim, WORLD_JOINT)
         prims[j.name] = prim
         joint_losses(prim, j, report)
+    trees.finish(stage)
     write_couplings(flat, prims, report)
 

@@ -124,12 +124,19 @@ def test_world_joints_are_usdphysics_joints_where_the_frame_graphs_put_them(
         if want[name]['axis'] is not None:
             axis = frames[1].TransformDir(Gf.Vec3d(*_AXES[str(d.axis).split('.')[-1]]))
             assert list(axis) == pytest.approx(want[name]['axis'], abs=10 * FLOAT_TOL)
-    # Fixing arm to the world makes it a fixed-base articulation; joining cart to arm's
-    # tip would give cart's root two parents in one tree: a maximal-coordinate joint.
-    assert not UsdPhysics.Joint(stage.GetPrimAtPath('/w/joints/to_world')) \
-        .GetExcludeFromArticulationAttr().Get()
-    assert UsdPhysics.Joint(stage.GetPrimAtPath('/w/joints/towed')) \
-        .GetExcludeFromArticulationAttr().Get()
+    # Fixing arm to the world makes it a fixed-base articulation; towing cart's root link
+    # from arm's tip makes one articulation of both, as usd-core's parser finds it.
+    for name in ('to_world', 'towed'):
+        assert not UsdPhysics.Joint(stage.GetPrimAtPath(f'/w/joints/{name}')) \
+            .GetExcludeFromArticulationAttr().Get()
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore', DeprecationWarning)
+        parsed_all = UsdPhysics.LoadUsdPhysicsFromRange(stage, ['/'])
+    arts = {str(p): d for k, (ps, ds) in parsed_all.items() if 'Articulation' in str(k)
+            for p, d in zip(ps, ds, strict=True)}
+    assert list(arts) == ['/w/arm']
+    assert {str(b) for b in arts['/w/arm'].articulatedBodies} >= {
+        '/w/arm/base', '/w/arm/tip', '/w/cart/base', '/w/cart/tip'}
     limits = (towed.limit.lower, towed.limit.upper)
     assert limits == pytest.approx((math.degrees(-0.5), math.degrees(0.7)), rel=FLOAT_TOL)
 
@@ -152,22 +159,24 @@ def _plain(report: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in report.items() if k not in ('file', 'version', 'warnings')}
 
 
-def test_newton_fixes_the_model_a_world_joint_fixes(write_sdf: Any, tmp_path: Path) -> None:
+def test_newton_fixes_the_model_a_world_joint_fixes_and_tows_the_other(write_sdf: Any, tmp_path: Path) -> None:
     pytest.importorskip('newton')
     from .newton_judge import _quiet
     _quiet()
     import newton
-    # The towing joint is left out: Newton 1.x mis-reads a joint excluded from the
-    # articulation between two articulations (it pairs the wrong bodies).
-    towed = WORLD.index('<joint name="towed"')
-    src = write_sdf(WORLD[:towed] + '</world>', version='1.10')
+    src = write_sdf(WORLD, version='1.10')
     stage_path, _, _, _ = _round_trip(src, tmp_path)
     builder = newton.ModelBuilder()
     builder.add_usd(str(stage_path))
     labels = list(builder.joint_label if hasattr(builder, 'joint_label') else builder.joint_key)
+    bodies = list(builder.body_label if hasattr(builder, 'body_label') else builder.body_key)
     k = labels.index('/w/joints/to_world')
     assert builder.joint_parent[k] == -1  # the world
     assert builder.joint_type[k] == newton.JointType.FIXED
+    t = labels.index('/w/joints/towed')  # cart hangs from arm's tip, in one articulation
+    assert (bodies[builder.joint_parent[t]], bodies[builder.joint_child[t]]) == \
+        ('/w/arm/tip', '/w/cart/base')
+    assert len(builder.articulation_start) == 1
     p = _joints(src)['to_world']['pose']
     got = [float(v) for v in builder.joint_X_p[k]]
     assert got[:3] == pytest.approx(p['xyz'], abs=NEWTON_TOL)
@@ -197,3 +206,30 @@ def test_verify_finds_the_world_joints_usd_core_parses(write_sdf: Any, tmp_path:
     for name in ('to_world', 'towed'):
         assert snap.joints[name].anchor == pytest.approx(want[name]['pose']['xyz'],
                                                         abs=10 * FLOAT_TOL)
+
+
+BODIES = """<world name="w">
+  <joint name="fix" type="fixed"><parent>world</parent><child>m1</child></joint>
+  <model name="m1"><pose>0 0 1 0 0 0</pose><link name="l1">
+    <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
+  </link></model>
+  <joint name="j1" type="revolute"><pose relative_to="m1"/><parent>m1</parent><child>m2</child>
+    <axis><xyz>0 1 0</xyz></axis></joint>
+  <model name="m2"><pose>2 0 1 0 0 0</pose><link name="l2">
+    <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
+  </link></model>
+</world>"""
+
+
+def test_single_bodies_joined_by_world_joints_are_one_articulation_newton_imports(
+        write_sdf: Any, tmp_path: Path) -> None:
+    """gz-sim's test/worlds/joints_in_world.sdf: two one-link models hinged together and fixed
+    to the world. Newton refuses a joint outside any articulation, so the group gets one,
+    rooted at its top link; verify (usd-core and Newton) agrees with the source."""
+    pytest.importorskip('newton')
+    from sdf_tools.verify.run import verify_files
+    src = write_sdf(BODIES, version='1.10')
+    stage_path, _, _, _ = _round_trip(src, tmp_path)
+    verdict = verify_files(str(stage_path), str(src))
+    assert verdict.ok, [str(d) for d in verdict.differences]
+    assert verdict.measures['joint anchor (Newton)'].compared == 2
