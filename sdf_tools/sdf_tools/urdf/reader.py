@@ -182,7 +182,8 @@ def _as_converted(ctx: ReadContext, model: Model, walk: UrdfWalk,
                  'makes it a revolute joint about its z axis locked by limits [0, 0] '
                  '(preserveFixedJoint keeps it fixed)', elements.get(name))
     warn_dropped_links(ctx, model, walk, link_elements, elements)
-    check_massless_root(ctx, walk, link_elements)
+    if not model.static:  # a static model may have no link: libsdformat (12-16) loads it empty
+        check_massless_root(ctx, walk, link_elements)
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements, walk)
     check_lumped_frames(ctx, model, elements, walk)

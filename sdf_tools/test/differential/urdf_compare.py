@@ -210,6 +210,7 @@ class _Robot:
     preserve: set[str] = field(default_factory=set)
     disable: set[str] = field(default_factory=set)
     refs: set[str] = field(default_factory=set)
+    static: bool = False  # a reference-less <gazebo><static>: no link is then no refusal
 
 
 def _origin(parent: etree._Element) -> Pose:
@@ -252,6 +253,8 @@ def _read_robot(path: Path) -> _Robot | None:
     for ext in root.iterchildren('gazebo'):
         if ext.get('reference') is not None:
             robot.refs.add(ext.get('reference', ''))
+        elif ext.find('static') is not None:
+            robot.static = (ext.findtext('static') or '').strip().lower() in _TRUE
         for option, target in (('preserveFixedJoint', robot.preserve),
                                ('disableFixedJointLumping', robot.disable)):
             for el in ext.iterchildren(option):
@@ -392,7 +395,7 @@ class _Planner:
         self.reduce(root)
         for start in (self.children.get('world', []) if root == 'world' else [root]):
             self.create(start)
-        if not self.plan.links:
+        if not self.plan.links and not self.robot.static:
             for cause in sorted(set(self.plan.dropped.values())) or [root]:
                 self.plan.rejections.append(Rejection(
                     'MODEL_WITHOUT_LINK', cause,
