@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from lxml import etree
+
 from sdf_tools.convert.conversion_report import ConversionReport, ReportKind
 from sdf_tools.convert.imported import Imported
 from sdf_tools.convert.mjcf.compile_error import lfs_pointer, locate_compile_error
@@ -39,7 +41,18 @@ from sdf_tools.convert.mjcf.reader import (
 from sdf_tools.convert.sdf.writer import WriteOptions, to_text, write_document
 from sdf_tools.errors import Diagnostic, ErrorCode, Severity
 from sdf_tools.load import load_document, read_string
-from sdf_tools.model import Document, Frame, Joint, Link, Model, RawPose, World
+from sdf_tools.model import (
+    Collision,
+    Document,
+    Frame,
+    Joint,
+    Link,
+    Model,
+    RawPose,
+    Sensor,
+    Visual,
+    World,
+)
 from sdf_tools.transform import Transform
 
 __all__ = ['load_mjcf', 'read_mjcf']
@@ -188,6 +201,44 @@ def _one_namespace(src: MjcfSource, model: Model) -> None:
     for j in model.joints:
         if j.axis is not None and j.axis.mimic_joint in renamed:
             j.axis.mimic_joint = renamed[j.axis.mimic_joint]
+    for link in model.links:
+        _unique_in_link(src, link)
+
+
+def _unique_in_link(src: MjcfSource, link: Link) -> None:
+    """Give a link's visuals and sensors names none of their siblings has.
+
+    A geom that collides and is seen becomes a collision and a visual of the same name;
+    libsdformat loads that, but `gz sdf -k` (every version: ``recursiveSiblingUniqueNames``)
+    refuses a file whose sibling elements share a name, whatever their types. The collision
+    keeps the geom's name (contact sensors and filters name collisions), and so does every
+    element whose name is its own; a visual that shares its geom's name with the collision
+    becomes ``<geom>_visual``, a sensor named like a geom ``<sensor>_sensor``, each reported.
+    """
+    items: list[tuple[Collision | Visual | Sensor, str]] = [(c, '') for c in link.collisions]
+    items += [(v, 'visual') for v in link.visuals] + [(s, 'sensor') for s in link.sensors]
+    taken: set[str] = set()
+    clashing = []
+    for item, suffix in items:
+        if item.name in taken:
+            clashing.append((item, suffix))
+        taken.add(item.name)
+    for item, suffix in clashing:
+        new, k = f'{item.name}_{suffix}', 2
+        while new in taken:
+            new, k = f'{item.name}_{suffix}{k}', k + 1
+        if isinstance(item, Sensor):
+            where = (item.loc.file, item.loc.line) if item.loc else (str(src.path), None)
+            el = etree.fromstring(item.xml)
+            el.set('name', new)
+            item.xml = etree.tostring(el, encoding='unicode')
+        else:
+            where = src.where('geom', item.name)
+        src.report.add(ReportKind.RENAMED, f'{suffix}[{item.name}]', f'written as [{new}]: '
+                       f'another element of link [{link.name}] has the name, and `gz sdf -k` '
+                       'refuses sibling elements of the same name', *where)
+        taken.add(new)
+        item.name = new
 
 
 def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:

@@ -93,8 +93,11 @@ def test_names_a_body_shares_are_renamed_and_the_output_is_clean(imported: tuple
                                                                   ) -> None:
     text, entries = imported
     renamed = {e[1]: e[2] for e in entries if e[0] is ReportKind.RENAMED}
-    assert set(renamed) == {'joint[hip]', 'joint[knee]', 'site[base]'}
+    # torso, thigh and foot collide and are seen: a collision and a visual of the same name
+    assert set(renamed) == {'joint[hip]', 'joint[knee]', 'site[base]', 'visual[torso]',
+                            'visual[thigh]', 'visual[foot]'}
     assert 'written as [hip_joint]' in renamed['joint[hip]']
+    assert 'written as [foot_visual]' in renamed['visual[foot]']
     back = load_string(text, 'features.sdf')
     assert back.valid and back.diagnostics == [], [str(d) for d in back.diagnostics]
     assert all(e[3] is None or 1 <= e[3] <= len(LINES) for e in entries)
@@ -105,9 +108,9 @@ def test_the_sdformat_surface_goes_back_to_mujoco(imported: tuple[str, list]) ->
     result = convert_to_mjcf(load_string(text, 'features.sdf'), ConversionOptions())
     assert result.ok and result.text is not None
     m = mujoco.MjModel.from_xml_string(result.text)
-    foot = m.geom('knee/foot_2')
+    foot = m.geom('knee/foot')  # the collision kept the geom's name
     assert int(m.geom_condim[foot.id]) == 4 and list(m.geom_friction[foot.id][:2]) == [0.8, 0.02]
-    torso = m.geom('base/torso_2')
+    torso = m.geom('base/torso')
     assert (int(m.geom_contype[torso.id]), int(m.geom_conaffinity[torso.id])) == (3, 3)
 
 
