@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
+from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 from sdf_tools.convert.api import convert_input
 from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.gazebo import using
-from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 FEATURES = Path(__file__).resolve().parents[2] / 'data' / 'mjcf' / 'features.xml'
 # Body, joint, geom, site and sensor all named "arm"; a seen-only geom named like the
