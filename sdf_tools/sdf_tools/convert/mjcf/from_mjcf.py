@@ -269,6 +269,12 @@ def read_mjcf(path: str | Path) -> tuple[Document | None, ConversionReport]:
     physics = world_physics(src, mujoco.MjModel.from_xml_string('<mujoco/>').opt)
     _losses(src, bool(physics), {'nsensor': carried[0], 'ncam': carried[1],
                                  'nkey': set() if key is None else {key}})
+    if not model.links:  # no body, no world geom: SDFormat would refuse a model without link
+        src.report.diagnostics.append(Diagnostic(
+            ErrorCode.MODEL_WITHOUT_LINK, f'[{path}] has no <body> and no <geom> in its '
+            '<worldbody>: nothing to convert', str(path),
+            src.line('worldbody', '') or src.line('mujoco', '')))
+        return None, src.report
     if physics:
         world = World(name, [model], extras=physics, loc=src.loc('option', ''))
         return Document(str(path), 'sdf', '1.11', worlds=[world]), src.report

@@ -237,6 +237,29 @@ def test_bad_mjcf_is_a_clear_error(text: str, tmp_path: Path) -> None:
     assert not (tmp_path / 'out.sdf').exists()
 
 
+@pytest.mark.parametrize('text', ['<mujoco/>',
+                                  '<mujoco>\n<worldbody>\n<light pos="0 0 3"/>\n</worldbody>\n</mujoco>',
+                                  # dart-doc's mjcf/test/include_default.xml: defaults only
+                                  '<mujoco>\n<default class="main"><geom size="1 1 1"/></default>\n'
+                                  '</mujoco>'])
+def test_mjcf_without_a_body_is_one_error_at_its_line(text: str, tmp_path: Path) -> None:
+    import mujoco
+
+    path = tmp_path / 'empty.xml'
+    path.write_text(text)
+    compiled = mujoco.MjModel.from_xml_path(str(path))  # MuJoCo: a valid, empty model
+    assert (compiled.nbody, compiled.ngeom) == (1, 0)
+    for to in ('sdf', 'urdf'):
+        result = convert_file(path, to=to, output_path=tmp_path / f'out.{to}',
+                              options=ConversionOptions())
+        assert not result.ok
+        (err,) = result.report.errors
+        assert err.code.value == 'MODEL_WITHOUT_LINK' and 'nothing to convert' in err.message
+        line = 2 if '<worldbody>' in text else 1
+        assert (err.file, err.line) == (str(path), line)
+        assert not (tmp_path / f'out.{to}').exists()
+
+
 def test_mujoco_refusal_cites_the_element_even_in_an_included_file(tmp_path: Path) -> None:
     # A menagerie scene.xml copied without its meshes: the asset that cannot be opened
     # is declared in the robot file it includes, and MuJoCo's message has no line for it.
