@@ -198,10 +198,15 @@ def _joint(models: dict[str, _Model], owner: dict[str, _Model], path: str, desc:
     if joint is None:
         return
     own = original_name(prim)
-    joint.name = m.name(own, report, path, file)
-    if joint.name != own and own in m.links.values():
-        # Named like a link (a URDF's ANYmal): URDF, MJCF and USD output give the name back.
+    if own in m.links.values():
+        # Named like a link (a URDF's ANYmal): named as libsdformat's URDF parser names such
+        # a joint ('<name>_joint'); URDF, MJCF and USD output give the name back.
+        joint.name = m.name(f'{own}_joint', report, path, file)
         joint.file_name = own
+        report.add(ReportKind.RENAMED, path, f'[{own}] read as [{joint.name}]: a joint named '
+                   "like a link, renamed as libsdformat's URDF parser renames one", file)
+    else:
+        joint.name = m.name(own, report, path, file)
     joint.parent, joint.child = parent, m.links[b1]
     joint.loc = Loc(file, None, path)
     m.model.joints.append(joint)

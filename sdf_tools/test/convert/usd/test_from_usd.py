@@ -388,3 +388,33 @@ def test_bad_stage_values_are_errors_or_reported_never_read_as_numbers(tmp_path:
     assert said['/r/a'].startswith('mass -3.0 is not positive')
     assert 'is not finite' in said['/scene']
     assert 'nan' not in out.read_text().split('-->')[-1]
+
+
+_CLASH = """<robot name="leg">
+  <link name="base"><inertial><mass value="2"/>
+    <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <link name="HAA"><inertial><origin xyz="0 0 -0.1"/><mass value="1"/>
+    <inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="HAA" type="revolute"><parent link="base"/><child link="HAA"/>
+    <origin xyz="0.3 0.1 0" rpy="0 0 0.2"/><axis xyz="1 0 0"/>
+    <limit lower="-0.7" upper="0.5" effort="40" velocity="8"/></joint>
+</robot>"""
+
+
+def test_a_joint_named_like_a_link_comes_back_named_as_libsdformat_names_it(
+        tmp_path: Path) -> None:
+    """ANYmal's joints share their links' names; the URDF -> SDFormat conversion names such a
+    joint '<name>_joint', and so does the import (was '<name>_2': verify found no joint)."""
+    from sdf_tools.verify.run import verify_files
+    src, stage, back = tmp_path / 'leg.urdf', tmp_path / 'leg.usda', tmp_path / 'back.sdf'
+    src.write_text(_CLASH)
+    assert convert_file(src, to='usd', output_path=stage, options=ConversionOptions()).ok
+    got = convert_file(stage, to='sdf', output_path=back, options=ConversionOptions())
+    assert got.ok, got.report.errors
+    assert verify_files(str(back), str(src)).differences == []
+    direct = tmp_path / 'direct.sdf'
+    assert convert_file(src, to='sdf', output_path=direct, options=ConversionOptions()).ok
+    assert [j.name for j in load_file(back).document.model.joints] == \
+        [j.name for j in load_file(direct).document.model.joints]
+    assert any(e.kind is ReportKind.RENAMED and '[HAA_joint]' in e.message
+               for e in got.report.entries)
