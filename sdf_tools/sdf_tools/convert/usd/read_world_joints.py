@@ -33,11 +33,22 @@ class PendingJoint:
     child: tuple[Model, str]
 
 
+def _end(desc: object, side: int, ends: Mapping[str, tuple[Model, str]]) -> str:
+    """Return a joint end's body: usd-core leaves ``body0``/``body1`` empty where the
+    relationship names a collider without ``RigidBodyAPI`` (a static model's link), whose
+    ``rel0``/``rel1`` still names it."""
+    body = str(getattr(desc, f'body{side}', ''))
+    if body not in ('', '/'):
+        return body
+    rel = str(getattr(desc, f'rel{side}', ''))
+    return rel if rel in ends else body
+
+
 def read_world_joint(prim: Usd.Prim, desc: object, ends: Mapping[str, tuple[Model, str]],
                      mpu: float, report: ConversionReport, file: str) -> PendingJoint | None:
     """Read one world joint (usd-core's parsed ``desc``); None (reported) when it joins no link."""
     path = str(prim.GetPath())
-    b0, b1 = (str(getattr(desc, f'body{k}', '')) for k in (0, 1))
+    b0, b1 = (_end(desc, k, ends) for k in (0, 1))
     child = ends.get(b1)
     parent = ends.get(b0)
     if child is None or (b0 not in ('', '/') and parent is None):

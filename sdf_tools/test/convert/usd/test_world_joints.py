@@ -56,6 +56,31 @@ WORLD = f"""<world name="w">
     </limit></axis></joint>
 </world>"""
 
+_I = '<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>'
+# Ends in a nested model, on a frame, on a model (its canonical link) and on a static model's
+# link; an axis expressed in a frame of a nested model.
+NESTED = f"""<world name="w">
+  <model name="arm"><pose>1 2 0.5 0 0 0.3</pose>
+    <link name="base">{_I}</link>
+    <model name="inner"><pose>0 0.2 0.3 0.1 0 0</pose>
+      <link name="l">{_I}</link>
+      <frame name="f" attached_to="l"><pose>0.1 0 0 0 0 0.5</pose></frame>
+    </model>
+    <joint name="fix_inner" type="fixed"><parent>base</parent><child>inner::l</child></joint>
+  </model>
+  <model name="box"><pose>1.1 2.2 0.8 0 0 0</pose><link name="b">{_I}</link></model>
+  <model name="ground"><static>true</static>
+    <link name="g"><collision name="c"><geometry><box><size>1 1 0.1</size></box></geometry>
+    </collision></link></model>
+  <joint name="spin" type="revolute"><parent>world</parent><child>arm</child>
+    <axis><xyz expressed_in="arm::inner::f">0 0 1</xyz>
+      <limit><lower>-1</lower><upper>2</upper></limit></axis></joint>
+  <joint name="slide" type="prismatic"><pose relative_to="arm::inner::f">0.05 0 0 0 0 0</pose>
+    <parent>arm::inner::f</parent><child>box::b</child>
+    <axis><xyz>1 0 0</xyz><limit><lower>0</lower><upper>0.5</upper></limit></axis></joint>
+  <joint name="on_ground" type="fixed"><parent>ground::g</parent><child>box</child></joint>
+</world>"""
+
 _PROBES = {'14': os.environ.get('SDFORMAT_PROBE_14'), '16': os.environ.get('SDFORMAT_PROBE_16')}
 
 
@@ -141,12 +166,13 @@ def test_world_joints_are_usdphysics_joints_where_the_frame_graphs_put_them(
     assert limits == pytest.approx((math.degrees(-0.5), math.degrees(0.7)), rel=FLOAT_TOL)
 
 
+@pytest.mark.parametrize('world', [WORLD, NESTED], ids=['models', 'nested_frames_static'])
 def test_world_joints_come_back_from_usd_as_libsdformat_reads_them(
-        write_sdf: Any, tmp_path: Path) -> None:
-    src = write_sdf(WORLD, version='1.10')
+        write_sdf: Any, tmp_path: Path, world: str) -> None:
+    src = write_sdf(world, version='1.10')
     _, out, _, back = _round_trip(src, tmp_path)
     assert [e for e in back.report.entries if e.kind is ReportKind.DROPPED] == []
-    assert {'to_world', 'towed'} <= set(_joints(out))
+    assert {j.name for w in load_file(src).document.worlds for j in w.joints} <= set(_joints(out))
     reports = [('sdf_tools', inspect_json(load_file(src)), inspect_json(load_file(out)))]
     reports += [(release, run_probe(src, probe=probe), run_probe(out, probe=probe))
                 for release, probe in _PROBES.items() if probe]
