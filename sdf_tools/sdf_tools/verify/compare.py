@@ -251,8 +251,28 @@ def _joints(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:
         elif (want.kind == 'fixed' and _welded(want, obs)) or \
                 (want.kind == 'free' and _find(obs.members, want.child) in obs.free):
             j.value('joint type', f'joint [{name}]', 0.0)
+        elif want.kind == 'gearbox' and obs.couplings is not None and name in exp.gearboxes:
+            _gearbox(j, name, exp.gearboxes[name], obs.couplings)
         else:
             j.missing('joint type', f'joint [{name}]', 'not in the output')
+
+
+#: Agreement asked of a coupling's multiplier: the USD schemas store it as a float.
+COUPLING_REL = 1e-6
+
+
+def _gearbox(j: _Judge, name: str, want: tuple[str, str, float],
+             couplings: Mapping[str, tuple[str, float]]) -> None:
+    """A gearbox the engine holds as a coupling of the two joints it gears."""
+    follower, leader, multiplier = want
+    got = couplings.get(follower)
+    if got is None or got[0] != leader:
+        j.missing('joint type', f'joint [{name}]', f'not in the output: no coupling of '
+                  f'[{follower}] to [{leader}]')
+        return
+    err = abs(got[1] - multiplier) / max(1.0, abs(multiplier))
+    j.value('joint type', f'joint [{name}]', 0.0 if err <= COUPLING_REL else err,
+            f'coupling multiplier {got[1]:g}, the gearbox gives {multiplier:g}')
 
 
 def _masses(j: _Judge, exp: Snapshot, obs: Snapshot, notes: list[str]) -> None:

@@ -71,6 +71,22 @@ def _joint(j: ResolvedJoint, pre: str) -> JointState:
                       rate(a.velocity) if a else None)
 
 
+def _gearboxes(r: Resolved, pre: str, snap: Snapshot) -> None:
+    """Each gearbox as the coupling of the joints holding its child and its parent, with
+    ODE's sign (the USD and MJCF exporters write it so: convert/usd/couplings.py)."""
+    hinges = {j.child: j.name for j in r.joints if j.type in ('revolute', 'continuous')}
+    for j in r.joints:
+        if j.type != 'gearbox':
+            continue
+        k, follower, leader = _key(j.name, pre), hinges.get(j.child), hinges.get(j.parent)
+        if k is None or follower is None or leader is None:
+            continue
+        f, lead = _key(follower, pre), _key(leader, pre)
+        ratio = j.element.gearbox_ratio if j.element.gearbox_ratio is not None else 1.0
+        if f is not None and lead is not None:
+            snap.gearboxes[k] = (f, lead, -ratio)
+
+
 def snapshot(r: Resolved, engine: str, model: str | None = None,
              target: str | None = None) -> Snapshot:
     """Return the snapshot of a resolved description (one model of it, if ``model``).
@@ -116,6 +132,7 @@ def snapshot(r: Resolved, engine: str, model: str | None = None,
         snap.joints[k] = _joint(j, pre)
         if j.element.file_name:
             snap.joint_aliases[j.element.file_name] = k
+    _gearboxes(r, pre, snap)
     held = {j.child for j in r.joints}
     snap.free = {k for k in snap.link_masses if f'{pre}{k}' not in held and
                  not r.models_by_name[r.links_by_name[f'{pre}{k}'].model].static}

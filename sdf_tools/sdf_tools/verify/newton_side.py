@@ -133,6 +133,23 @@ def _joints(b: Any, body_q: np.ndarray, names: dict[str, str], snap: Snapshot) -
             velocity = _rate(float(b.joint_velocity_limit[dof]), cfg.velocity_limit)
         snap.joints[key] = JointState(kind, x_wj.p, axis, limits,  # type: ignore[arg-type]
                                       effort=effort, velocity=velocity)
+    snap.couplings = _couplings(b, labels, names)
+
+
+def _couplings(b: Any, labels: list[str], names: dict[str, str]) -> dict[str, tuple[str, float]]:
+    """Newton's mimic couplings (follower -> (leader, multiplier))."""
+    out: dict[str, tuple[str, float]] = {}
+    leaders = getattr(b, 'joint_mimic_joint', None)
+    if leaders is None:
+        return out
+    for j, leader in enumerate(leaders):
+        follower = names.get(str(labels[j]))
+        if leader < 0 or follower is None:
+            continue
+        lead = names.get(str(labels[leader]))
+        if lead is not None:
+            out[follower] = (lead, float(b.joint_mimic_coeffs[j][1]))
+    return out
 
 
 def newton_snapshot(path: str, usd: Snapshot) -> Snapshot | str:

@@ -1,6 +1,8 @@
 """Load both files, each in its own engine, and compare them."""
 from __future__ import annotations
 
+import contextlib
+import sys
 from pathlib import Path
 
 from sdf_tools.convert.api import is_mjcf_input, is_usd_input
@@ -82,6 +84,8 @@ def verify_files(output: str, source: str, *, model: str | None = None,
     Raises:
         UnusableError: either file cannot be loaded.
     """
+    if is_usd_input(output, input_format):
+        _newton_schemas_first()
     obs = output_snapshot(output, model=model, input_format=input_format)
     exp = snapshot(_resolved(source, xacro_args), 'source', model,
                    target=_target(output, input_format))
@@ -89,6 +93,17 @@ def verify_files(output: str, source: str, *, model: str | None = None,
     if obs.paths and is_usd_input(output, input_format):
         verdict = _with_newton(verdict, exp, obs, output)
     return verdict
+
+
+def _newton_schemas_first() -> None:
+    """Import Newton before usd-core opens a stage: its schemas (NewtonMimicAPI...) register
+    as plugins, which usd-core's schema registry takes only until it first composes a stage
+    from a file; after that Newton's add_usd no longer sees them (it imported no mimic)."""
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # warp announces itself on stdout
+            import newton  # noqa: F401
+    except ImportError:
+        pass  # verify notes the missing Newton (_with_newton)
 
 
 def _with_newton(verdict: Verdict, exp: Snapshot, usd: Snapshot, path: str) -> Verdict:

@@ -95,6 +95,11 @@ class Snapshot:
     # Sensor -> parameter -> value (verify/sensor_values.py names the parameters).
     sensor_params: dict[str, dict[str, float]] = field(default_factory=dict)
     actuators: dict[str, ActuatorState] = field(default_factory=dict)
+    # The source's gearboxes as the coupling an engine holds instead of a joint: gearbox ->
+    # (the joint holding its child, the joint holding its parent, multiplier = -ratio).
+    gearboxes: dict[str, tuple[str, str, float]] = field(default_factory=dict)
+    # An engine's joint couplings (follower -> (leader, multiplier)); None: not read.
+    couplings: dict[str, tuple[str, float]] | None = None
     notes: list[str] = field(default_factory=list)
     # Tolerances where the engine stores less than doubles (measure -> tolerance).
     tolerances: dict[str, float] = field(default_factory=dict)

@@ -210,6 +210,23 @@ def _world_joint_key(prim: Usd.Prim, keys: _Keys) -> str | None:
     return name_of(prim) if keys.many else None
 
 
+def _couplings(stage: Usd.Stage, names: dict[str, str]) -> dict[str, tuple[str, float]]:
+    """Newton's ``NewtonMimicAPI`` couplings of the stage's joints (follower -> (leader,
+    multiplier ``newton:mimicCoef1``)), as Newton's importer reads them."""
+    out: dict[str, tuple[str, float]] = {}
+    for path, key in names.items():
+        prim = stage.GetPrimAtPath(path)
+        # usd-core without Newton's schema plugin lists no NewtonMimicAPI among the applied
+        # schemas: its authored relationship and coefficient are what Newton reads.
+        rel = prim.GetRelationship('newton:mimicJoint') if prim else None
+        targets = [str(t) for t in rel.GetTargets()] if rel else []
+        coef = prim.GetAttribute('newton:mimicCoef1')
+        value = coef.Get() if coef else None
+        if targets and targets[0] in names and value is not None:
+            out[key] = (names[targets[0]], float(value))
+    return out
+
+
 def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
     """Open and parse the stage; return its snapshot, or why it cannot be read."""
     stage = Usd.Stage.Open(path)
@@ -235,6 +252,7 @@ def usd_snapshot(path: str, model: str | None = None) -> Snapshot | str:
                 snap.paths[str(p)] = key
                 held.add(str(d.body1))
     snap.free = {keys.key(b.GetParent(), b) or '' for b in bodies if str(b.GetPath()) not in held}
+    snap.couplings = _couplings(stage, snap.paths)
     _sensors(stage, keys, snap)
     return snap
 

@@ -20,6 +20,7 @@ from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.conversion_report import ReportKind
 from sdf_tools.convert.options import ConversionOptions
 from sdf_tools.load import load_file
+from sdf_tools.resolved import resolve
 from sdf_tools.resolved.json_view import inspect_json
 
 COUPLED = Path(__file__).resolve().parents[2] / 'data' / 'sim' / 'coupled.sdf'
@@ -86,3 +87,25 @@ def test_the_test_models_gearbox_reads_the_same_after_the_round_trip(tmp_path: P
     g, s = _gearbox(out, 'gears'), _gearbox(COUPLED, 'gears')
     assert (g.type, g.gearbox_ratio, g.gearbox_reference_body) == \
         (s.type, s.gearbox_ratio, s.gearbox_reference_body)
+
+
+def test_verify_finds_the_gearbox_as_the_coupling_the_stage_holds(write_sdf: Any,
+                                                                  tmp_path: Path) -> None:
+    """UsdPhysics has no gear: verify compares a gearbox with the NewtonMimicAPI coupling of
+    the joints it gears (usd-core's reading of the stage), multiplier -ratio (was 'not in the
+    output' for every gearbox, gz-sim's demo_joint_types.sdf among them)."""
+    from sdf_tools.verify.compare import compare as compare_snapshots
+    from sdf_tools.verify.expected import snapshot
+    from sdf_tools.verify.usd_side import usd_snapshot
+
+    src = write_sdf(GEARS, version='1.9')
+    stage = tmp_path / 'g.usda'
+    assert convert_file(src, to='usd', output_path=stage, options=ConversionOptions()).ok
+    exp = snapshot(resolve(load_file(src)), 'source', target='usd')
+    obs = usd_snapshot(str(stage))
+    assert not isinstance(obs, str), obs
+    assert exp.gearboxes == {'mesh': ('jb', 'ja', 3.25)}  # ratio -3.25, ODE's sign
+    assert obs.couplings is not None and obs.couplings['jb'][0] == 'ja'
+    verdict = compare_snapshots(exp, obs)
+    assert [str(d) for d in verdict.differences] == []
+    assert verdict.measures['joint type'].compared == 3
