@@ -10,7 +10,12 @@
   ``UsdPhysics.LoadUsdPhysicsFromRange``;
 * :mod:`~sdf_tools.convert.usd.files`: ``.usda``/``.usd``/``.usdc`` files;
 * :mod:`~sdf_tools.convert.usd.couplings`, :mod:`~sdf_tools.convert.usd.joint_state`: mimic,
-  gearbox and friction as Newton's and PhysX's schemas; where joints start.
+  gearbox and friction as Newton's and PhysX's schemas; where joints start
+  (:mod:`~sdf_tools.convert.usd.read_gearbox` gives a gearbox back);
+* :mod:`~sdf_tools.convert.usd.world_joints`, :mod:`~sdf_tools.convert.usd.read_world_joints`:
+  a world's own joints, there and back;
+* :mod:`~sdf_tools.convert.usd.rotation_limits`: a limited three-rotation D6 joint as a ball
+  joint with ``<sdf_tools:rotation_limits>``, there and back.
 """
 from __future__ import annotations
 

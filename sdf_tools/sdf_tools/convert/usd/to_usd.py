@@ -12,7 +12,8 @@ link's resolved pose (static models' links are plain colliders, an
 ``<inertial>`` kept only as ``sdf_tools:inertial``), visuals
 and collisions as geometry prims under their link, ``<frame>``s as plain
 ``Xform``s under the link they are attached to, joints in a ``joints`` scope
-of the model, ``ArticulationRootAPI`` on the model. The options apply as
+of the model, ``ArticulationRootAPI`` on the model, a world's own joints in a
+``joints`` scope of its prim (:mod:`~sdf_tools.convert.usd.world_joints`). The options apply as
 for the other exporters (:mod:`~sdf_tools.convert.export_plan`); every
 loss is reported with the file and line of what was lost, and listed in
 the layer's documentation string.
