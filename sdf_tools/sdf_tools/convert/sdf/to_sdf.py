@@ -78,6 +78,15 @@ def _assumed_by_reader(result: LoadResult, report: ConversionReport, urdf: bool)
 
 def _newer_than_output(doc: Document, version: str, report: ConversionReport) -> None:
     """Report shapes the output version does not have (libsdformat of that version ignores them)."""
+    if version_tuple(version) < (1, 10):
+        # libsdformat 12 (Fortress) reads a 1.9 world's <joint>s as nothing, without a word
+        # (its spec has none); 13 and later read them in any version.
+        for world in doc.worlds:
+            for j in world.joints:
+                report.add(ReportKind.KEPT, f'world[{world.name}]/joint[{j.name}]',
+                           f'world joints are SDFormat 1.10: kept, and ignored by libsdformat 12 '
+                           f'(Fortress) reading {version}', j.loc.file if j.loc else None,
+                           j.loc.line if j.loc else None)
     if version_tuple(version) >= (1, 11):
         return
     for model in all_models(top_models(doc)):

@@ -259,3 +259,22 @@ def test_single_bodies_joined_by_world_joints_are_one_articulation_newton_import
     verdict = verify_files(str(stage_path), str(src))
     assert verdict.ok, [str(d) for d in verdict.differences]
     assert verdict.measures['joint anchor (Newton)'].compared == 2
+
+
+def test_world_joints_written_as_sdformat_1_9_are_reported_as_fortress_ignores_them(
+        write_sdf: Any, tmp_path: Path) -> None:
+    """SDFormat 1.9 has no world joints: libsdformat 12 reads them as nothing, without a word.
+    The USD import gives them back, so a Fortress output says so (it was silent)."""
+    from support.libsdformat import probe_available, run_probe
+    src = write_sdf(WORLD, version='1.10')
+    stage_path, _, _, _ = _round_trip(src, tmp_path)
+    out = tmp_path / 'fortress.sdf'
+    with gazebo.using('fortress'):
+        got = convert_file(stage_path, to='sdf', output_path=out, options=ConversionOptions())
+    assert got.ok, got.report.errors
+    kept = {e.element for e in got.report.entries if e.kind is ReportKind.KEPT
+            and 'ignored by libsdformat 12' in e.message}
+    assert kept == {'world[w]/joint[to_world]', 'world[w]/joint[towed]'}
+    if probe_available():  # what the entry says: libsdformat 12 holds no such joint
+        names = {j['name'] for j in run_probe(out)['joints']}
+        assert not names & {'to_world', 'towed'}
