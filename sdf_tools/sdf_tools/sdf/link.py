@@ -5,8 +5,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from sdf_tools.errors import ErrorCode
-from sdf_tools.model import Collision, Extra, Inertial, Link, Visual
+from sdf_tools.errors import Diagnostic, ErrorCode, Severity
+from sdf_tools.model import Collision, Extra, Inertial, Link, Loc, Visual
 from sdf_tools.model.elements import UNIT_INERTIA
 from sdf_tools.model.inertia_validity import inertia_is_valid
 from sdf_tools.sdf.context import ReadContext
@@ -106,6 +106,36 @@ def _is_auto(ctx: ReadContext, inertial: etree._Element) -> bool:
     return is_auto(ctx, inertial)
 
 
+def _shared_names(ctx: ReadContext, link: Link) -> None:
+    """Warn of a name two children of different kinds share (a visual and a collision).
+
+    libsdformat loads such a link (Gazebo runs it), but `gz sdf -k` refuses the file: after
+    loading it checks that no two named siblings share a name, whatever their kinds
+    (``recursiveSiblingUniqueNames``, every version; plugins exempt). Same-kind twins are
+    DUPLICATE_NAME errors already (check_unique). Said once per name, at its second kind.
+    """
+    groups = (('visual', link.visuals), ('collision', link.collisions),
+              ('sensor', link.sensors), ('light', link.lights))
+    names = [item.name for _, named in groups for item in named]
+    if len(set(names)) == len(names):
+        return  # the usual link (same-kind twins were dropped by check_unique)
+    items: list[tuple[int, str, str, Loc | None]] = []
+    for kind, named in groups:
+        items += [(item.loc.line or 0 if item.loc else 0, kind, item.name, item.loc)
+                  for item in named]
+    first: dict[str, str] = {}
+    said: set[str] = set()
+    for _, kind, name, loc in sorted(items, key=lambda item: item[0]):
+        seen = first.setdefault(name, kind)
+        if seen != kind and name not in said:
+            said.add(name)
+            ctx.diagnostics.append(Diagnostic(
+                ErrorCode.DUPLICATE_NAME, f'link [{link.name}] has a {seen} and a {kind} named '
+                f'[{name}]: libsdformat loads it, but `gz sdf -k` refuses sibling elements '
+                'sharing a name', loc.file if loc else ctx.file, loc.line if loc else None,
+                severity=Severity.WARNING))
+
+
 def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
     """Read a ``<link>``; a missing ``<inertial>`` is reported as an assumption."""
     name = read_name(ctx, el, 'link')
@@ -143,6 +173,8 @@ def parse_link(ctx: ReadContext, el: etree._Element) -> Link:
         link.sensors = [parse_sensor(ctx, c) for c in children(el, 'sensor')]
     if 'light' in k:
         link.lights = [parse_light(ctx, c) for c in children(el, 'light')]
+    if len(link.visuals) + len(link.collisions) + len(link.sensors) + len(link.lights) > 1:
+        _shared_names(ctx, link)
     link.gravity = get_bool(ctx, k, 'gravity', True)
     link.kinematic = get_bool(ctx, k, 'kinematic', False)
     sc = k.get('self_collide')
