@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 from sdf_tools.errors import ErrorCode, Severity
 from sdf_tools.load import load_file
-from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 _BOX = '<geometry><box><size>1 1 1</size></box></geometry>'
 _CAMERA = '<camera><image><width>4</width><height>4</height></image></camera>'
