@@ -193,6 +193,31 @@ def check_converted(ctx: ReadContext, model: Model, renamed: dict[str, str],
 NAME_CLASH = ' has the name of a link, and libsdformat keeps both'  # see is_name_clash
 
 
+def check_reserved_names(ctx: ReadContext, model: Model, links: dict[str, etree._Element],
+                         joints: dict[str, etree._Element]) -> None:
+    """Refuse ``::`` in a name, as libsdformat 14+ does in the SDFormat 1.11 it converts to.
+
+    ``recursiveSiblingNoDoubleColonInNames`` checks every named element of the converted
+    model: the robot, its links and joints (lumped ones too: 13.1+ keeps them as frames),
+    and the visuals and collisions, whose names start with their link's.
+    """
+    why = ': libsdformat 14+ refuses "::" in names (the SDFormat scope delimiter)'
+    if '::' in model.name:
+        ctx.error(ErrorCode.RESERVED_NAME, f'robot [{model.name}]{why}', None)
+    for link in model.links:
+        if '::' in link.name:
+            ctx.error(ErrorCode.RESERVED_NAME, f'link [{link.name}]{why}', links.get(link.name))
+            continue
+        for shape in [v.name for v in link.visuals] + [c.name for c in link.collisions]:
+            if '::' in shape:
+                ctx.error(ErrorCode.RESERVED_NAME, f'[{shape}] of link [{link.name}]{why}',
+                          links.get(link.name))
+    for joint in model.joints:
+        if '::' in urdf_name(joint):
+            ctx.error(ErrorCode.RESERVED_NAME, f'joint [{urdf_name(joint)}]{why}',
+                      joints.get(joint.name))
+
+
 def is_name_clash(d: Diagnostic) -> bool:
     """Whether ``d`` is libsdformat's refusal of a URDF joint named like a link.
 

@@ -31,6 +31,7 @@ from sdf_tools.urdf.attrs import first_child, read_origin
 from sdf_tools.urdf.conversion import (
     check_converted,
     check_massless_root,
+    check_reserved_names,
     locked_joints,
     warn_dropped_links,
 )
@@ -61,8 +62,8 @@ def _name(ctx: ReadContext, el: etree._Element, kind: str,
         ctx.error(ErrorCode.URDF_INVALID,
                   f'{kind} name [{name}] is used twice (first at line {seen[name].sourceline})', el)
         return None
-    # '::' is allowed: libsdformat converts a URDF to SDFormat 1.7, where names may
-    # hold it (and our SDF->URDF converter flattens nested models with it).
+    # '::' is allowed here: libsdformat 12 converts a URDF to SDFormat 1.7, where names may
+    # hold it (14+ converts to 1.11 and refuses it: conversion.check_reserved_names).
     if is_reserved_name(name) and not (kind == 'link' and name == 'world'):
         ctx.error(ErrorCode.RESERVED_NAME,
                   f'{kind} name [{name}] is reserved in SDFormat 1.9, which libsdformat '
@@ -187,6 +188,8 @@ def _as_converted(ctx: ReadContext, model: Model, walk: UrdfWalk,
     if rules().mimic_checked:
         check_mimic_leaders(ctx, model, elements, walk)
     check_lumped_frames(ctx, model, elements, walk)
+    if rules().colons_refused:
+        check_reserved_names(ctx, model, link_elements, elements)
     check_zero_mass_sums(ctx, link_elements, walk)
 
 

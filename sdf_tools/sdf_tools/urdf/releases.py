@@ -41,14 +41,17 @@ class UrdfRules:
     #: #1333 (14.0): a ``<mimic>`` is written as ``//axis/mimic`` and checked, so a leader
     #: the converted model lacks is ``JOINT_AXIS_MIMIC_INVALID``; before, no mimic was kept.
     mimic_checked: bool
+    #: 14.0 writes the converted model as SDFormat 1.11 (12.3: 1.7), so the 1.8+ rule that no
+    #: name holds ``::`` applies (``RESERVED_NAME``, then "Unable to read file").
+    colons_refused: bool
 
 
 _RULES_12 = UrdfRules(lumped_massless_kept=False, lumped_frames=False,
                       warns_dropped_links=False, static_only_when_given=False,
-                      repose_lights=False, mimic_checked=False)
+                      repose_lights=False, mimic_checked=False, colons_refused=False)
 _RULES_14 = UrdfRules(lumped_massless_kept=True, lumped_frames=True,
                       warns_dropped_links=True, static_only_when_given=True,
-                      repose_lights=True, mimic_checked=True)
+                      repose_lights=True, mimic_checked=True, colons_refused=True)
 
 
 def rules(target: str | GazeboTarget | None = None) -> UrdfRules:

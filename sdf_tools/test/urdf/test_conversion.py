@@ -1,6 +1,8 @@
 """libsdformat's URDF lumping rules, in their one home (urdf/conversion.py)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from lxml import etree
 
@@ -33,3 +35,32 @@ def test_preserved_locked_and_lumped_joints_follow_the_switches() -> None:
     assert preserved_joints(model) == {'ab', 'ac'}
     assert locked_joints(model) == {'ac'}
     assert lumped_joints(model) == {'ad'}
+
+
+_COLONS = """<?xml version="1.0"?>
+<robot name="r">
+  <link name="a"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <link name="m::b"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+  <joint name="m::j" type="revolute"><parent link="a"/><child link="m::b"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+"""
+
+
+@pytest.mark.parametrize('gazebo', ['fortress', 'harmonic', 'ionic', 'jetty'])
+def test_colons_in_names_as_each_libsdformat_judges_them(tmp_path: Path, gazebo: str) -> None:
+    # 12.3 converts a URDF to SDFormat 1.7, which allows '::' in names; 14+ to 1.11, which
+    # refuses it (a flattened nested model written by SDFormat -> URDF, gz-sim's nested_model.sdf)
+    from urdf.test_lumping_walk import _probe
+
+    from sdf_tools.errors import Severity
+    from sdf_tools.load import load_file
+
+    path = tmp_path / 'colons.urdf'
+    path.write_text(_COLONS)
+    ref = _probe(gazebo, path)
+    loaded = load_file(path, gazebo=gazebo)
+    ours = {(d.code.value, d.line) for d in loaded.diagnostics if d.severity is Severity.ERROR}
+    assert loaded.valid is ref['valid']
+    if not ref['valid']:
+        assert 'RESERVED_NAME' in {e['code'] for e in ref['errors']}
+        assert ours == {('RESERVED_NAME', 4), ('RESERVED_NAME', 5)}
