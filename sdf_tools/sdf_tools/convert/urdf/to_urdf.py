@@ -139,6 +139,22 @@ def _build(flat: FlatModel, plan: TreePlan, options: ConversionOptions,
     return robot
 
 
+def _scope_note(flat: FlatModel, options: ConversionOptions, report: ConversionReport) -> None:
+    """Say that Gazebo Harmonic+ refuses the URDF when flattened names keep ``::``."""
+    from sdf_tools import gazebo
+
+    scoped = [(lk.name, lk.link.loc) for lk in flat.links if '::' in lk.name]
+    scoped += [(j.name, j.joint.loc) for j in flat.joints if '::' in j.name]
+    if not scoped or gazebo.target(options.gazebo).libsdformat < 14:
+        return
+    name, loc = scoped[0]
+    report.add(ReportKind.KEPT, f'link[{name}]' if flat.by_name.get(name) else f'joint[{name}]',
+               f'names of nested links and joints ({len(scoped)}) keep the scope delimiter "::", which '
+               'libsdformat 14+ (Gazebo Harmonic, Ionic, Jetty) refuses in a URDF '
+               '(RESERVED_NAME): ROS tools read it; --scope-separator __ writes names Gazebo '
+               'reads', *where(loc))
+
+
 def _option_notes(options: ConversionOptions, flat_model: Model,
                   report: ConversionReport) -> None:
     defaults = ConversionOptions()
@@ -206,6 +222,7 @@ def convert_to_urdf(result: LoadResult, options: ConversionOptions,
     if plan is None:
         return _fail(report, *errors)
     _option_notes(options, model, report)
+    _scope_note(flat, options, report)
     robot = _build(flat, plan, options, report, export.source_format == 'urdf')
     robot.header = [_header(flat, report)]
     return ConversionResult(write_urdf(robot), 'urdf', report)

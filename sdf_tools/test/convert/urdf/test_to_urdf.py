@@ -135,6 +135,24 @@ def test_nested_models_are_flattened_with_the_separator() -> None:
     assert _entries(result, ReportKind.RENAMED, 'model[hand]')
 
 
+@pytest.mark.parametrize('gazebo, sep, refused', [('ionic', '::', True), ('fortress', '::', False),
+                                                   ('jetty', '__', False)])
+def test_scoped_names_gazebo_refuses_are_reported(tmp_path: Path, gazebo: str, sep: str,
+                                                  refused: bool) -> None:
+    # gz-sim's nested_model.sdf: libsdformat 14+ refuses '::' in URDF names (RESERVED_NAME)
+    from sdf_tools.gazebo import using
+
+    with using(gazebo):
+        result = convert(load(str(CONV / 'arm_offsets.sdf')), scope_separator=sep)
+        out = tmp_path / 'out.urdf'
+        out.write_text(result.text)
+        back = load_file(str(out))
+    said = [e for e in result.report.entries
+            if e.kind is ReportKind.KEPT and 'RESERVED_NAME' in e.message]
+    assert bool(said) is refused
+    assert (ErrorCode.RESERVED_NAME in {d.code for d in back.diagnostics}) is refused
+
+
 def test_flattened_name_clash_renames_the_later_element(write_sdf: Callable[..., Path]) -> None:
     path = write_sdf('<model name="m"><link name="in_l"/><model name="in"><link name="l">'
                      '<pose>0 0 1 0 0 0</pose></link></model>'
