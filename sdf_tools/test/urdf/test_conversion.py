@@ -50,10 +50,9 @@ _COLONS = """<?xml version="1.0"?>
 def test_colons_in_names_as_each_libsdformat_judges_them(tmp_path: Path, gazebo: str) -> None:
     # 12.3 converts a URDF to SDFormat 1.7, which allows '::' in names; 14+ to 1.11, which
     # refuses it (a flattened nested model written by SDFormat -> URDF, gz-sim's nested_model.sdf)
-    from urdf.test_lumping_walk import _probe
-
     from sdf_tools.errors import Severity
     from sdf_tools.load import load_file
+    from urdf.test_lumping_walk import _probe
 
     path = tmp_path / 'colons.urdf'
     path.write_text(_COLONS)
