@@ -23,10 +23,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sdf_tools.convert.poses import computed_pose
-from sdf_tools.model import Collision, Joint, Link, Model, Visual
+from sdf_tools.model import Collision, Inertial, Joint, Link, Model, RawPose, Visual
 from sdf_tools.model.inertia import combine_inertials
 from sdf_tools.transform import IDENTITY, Transform
 from sdf_tools.urdf.lumping_walk import UrdfWalk
+from sdf_tools.urdf.ode_mass import ode_lump
 
 LUMP = '_fixed_joint_lump__'
 
@@ -123,12 +124,32 @@ def _move_shapes(src: list[Shape], dst: list[Shape], lumped: str, x_pc: Transfor
     src.clear()
 
 
+def lumped_inertial(parent: Inertial | None, child: Inertial, x_pc: Transform) -> Inertial:
+    """The parent's ``<inertial>`` once libsdformat's ``ReduceInertialToParent`` adds ``child``.
+
+    The numbers are libsdformat's own round-off (:mod:`sdf_tools.urdf.ode_mass`), which
+    Gazebo holds for the URDF and which decide its verdict on the file written: the textbook
+    composite differs in the last bits, and for a flat lamina (ixx + iyy = izz) turned by
+    the joint those bits decide the triangle inequality (a random robot's lumped link that
+    libsdformat accepts from the URDF was refused from our SDFormat). The pose keeps the
+    parent's inertial orientation as written; where the masses sum to 0 (``dMassAdd``
+    divides by it) the composite stands.
+    """
+    summed = combine_inertials(parent, child, x_pc)
+    if not (parent.mass if parent is not None else 0.0) + child.mass > 0.0:
+        return summed
+    ode = ode_lump(parent, child, x_pc)
+    q = summed.pose.value.q if summed.pose is not None else IDENTITY.q
+    com = ode.pose.value.p if ode.pose is not None else IDENTITY.p
+    return Inertial(ode.mass, ode.inertia, RawPose(Transform(com, q)), summed.loc)
+
+
 def lump_link(bodies: dict[str, Body], joint: Joint) -> None:
     """Merge ``joint``'s child into its parent: mass, visuals, collisions and unknown elements."""
     parent, child = bodies[joint.parent], bodies[joint.child]
     x_pc = joint.pose.value if joint.pose is not None else IDENTITY
     if child.link.inertial is not None:
-        parent.link.inertial = combine_inertials(parent.link.inertial, child.link.inertial, x_pc)
+        parent.link.inertial = lumped_inertial(parent.link.inertial, child.link.inertial, x_pc)
     _move_shapes(child.visuals, parent.visuals, joint.child, x_pc)
     _move_shapes(child.collisions, parent.collisions, joint.child, x_pc)
     parent.link.extras.extend(child.link.extras)
