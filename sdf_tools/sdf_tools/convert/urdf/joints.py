@@ -207,6 +207,30 @@ class JointBuilder:
                             "(Drake's URDF parser aborts on a negative velocity)",
                             *where(j.joint.loc))
 
+    def _lumped_inertia(self, j: FlatJoint, frame: str, x_jc: Transform) -> None:
+        """Say when libsdformat's lumping of the child into ``frame`` gives an invalid inertia.
+
+        Its arithmetic (urdf/ode_mass.py) moves the inertia to the frame link and back:
+        a moment far below ``m d^2`` comes back 0 (Drake's cart-pole point mass).
+        """
+        from sdf_tools.model.inertia_validity import inertia_is_valid
+        from sdf_tools.urdf.ode_mass import ode_lump
+
+        child = self.flat.by_name.get(j.child or '')
+        inertial = child.link.inertial if child is not None else None
+        if inertial is None or inertial.mass <= 0.0:
+            return
+        summed = ode_lump(None, inertial, x_jc)
+        if inertia_is_valid(summed.mass, summed.inertia):
+            return
+        moments = ', '.join(num(v) for v in (summed.inertia[0], summed.inertia[3],
+                                                  summed.inertia[5]))
+        self.report.add(ReportKind.KEPT, f'link[{j.child}]/inertial',
+                        f'libsdformat lumps it into massless link [{frame}] and its arithmetic '
+                        f'gives moments ({moments}) that are not a valid inertia: Gazebo '
+                        'refuses this URDF (LINK_INERTIA_INVALID). Fix: moments well above '
+                        'mass x offset^2 x 1e-15', *where(inertial.loc or j.joint.loc))
+
     def expand(self, j: FlatJoint) -> JointOut:
         """Return the URDF joints (and extra links) of tree joint ``j``."""
         assert j.parent is not None and j.child is not None
@@ -235,5 +259,6 @@ class JointBuilder:
                             f'moves massless link [{parent}] at the joint frame, which holds '
                             f'[{j.child}] at its SDFormat pose by fixed joint [{name}] (Gazebo '
                             'merges the two into one body)', *where(j.joint.loc))
+            self._lumped_inertia(j, parent, x_jc)
         self._notes(j, out)
         return out

@@ -4,9 +4,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from support.drake import require_drake
+from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
 
 from sdf_tools.convert.api import convert_file
 from sdf_tools.convert.options import ConversionOptions
@@ -52,3 +55,36 @@ def test_an_unlimited_velocity_is_a_limit_drake_reads_and_verify_calls_none(tmp_
     assert back.valid and back.document is not None and back.document.model is not None
     axis = back.document.model.joints[0].axis
     assert axis is not None and rate(axis.velocity) is None and rate(axis.effort) is None
+
+
+_POINT_MASS = '''<model name="cp">
+  <link name="cart"><inertial><mass>10</mass></inertial></link>
+  <link name="pole">
+    <pose>0 0 -0.5 0 0 0</pose>
+    <inertial><mass>1</mass><inertia><ixx>{i}</ixx><iyy>{i}</iyy><izz>{i}</izz></inertia></inertial>
+  </link>
+  <joint name="pin" type="revolute">
+    <pose relative_to="cart"/>
+    <parent>cart</parent><child>pole</child>
+    <axis><xyz>0 1 0</xyz></axis>
+  </joint>
+</model>'''
+
+
+@pytest.mark.parametrize('inertia, refused', [('1e-20', True), ('0.01', False)])
+def test_child_lumped_into_a_joint_frame_link_is_judged_as_libsdformat_lumps_it(
+        write_sdf: Callable[..., Path], tmp_path: Path, inertia: str, refused: bool) -> None:
+    # Drake's cart-pole: the pin's frame is not the pole's, so the pole hangs from a massless
+    # [pin__frame] link, and libsdformat's lumping rounds a point mass's moments to 0
+    if not probe_available():
+        pytest.skip(str(probe_unavailable_reason()))
+    src = write_sdf(_POINT_MASS.format(i=inertia))
+    out = tmp_path / 'cp.urdf'
+    result = convert_file(src, to='urdf', output_path=out, options=ConversionOptions())
+    assert result.ok
+    ref = run_probe(out)
+    assert ref['valid'] is not refused
+    said = [e for e in result.report.entries
+            if e.element == 'link[pole]/inertial' and 'LINK_INERTIA_INVALID' in e.message]
+    assert bool(said) is refused
+    assert load_file(str(out)).valid is not refused
