@@ -135,15 +135,17 @@ def pick_models(plan: ExportPlan, name: str | None, *, required: bool = True,
     chosen = [p for p in found if p.model.name == name] if name else found
     if name and not chosen:
         return [_no_model(plan, name, found)]
+    # At the (first) <world>'s line: the models are its children.
+    line = doc.worlds[0].loc.line if doc.worlds and doc.worlds[0].loc is not None else None
     if one and len(chosen) != 1 and (chosen or required):
         # URDF_INVALID, libsdformat's code for a URDF it cannot use: a URDF is one robot.
         names = ', '.join(f'[{p.model.name}]' for p in chosen)
         return [Diagnostic(ErrorCode.URDF_INVALID, f'the file holds {len(chosen)} models '
                            f'({names}); name one with the model option (--model NAME)' if chosen
-                           else 'the file holds no model to convert', doc.file)]
+                           else 'the file holds no model to convert', doc.file, line)]
     if required and not chosen:
         return [Diagnostic(ErrorCode.MODEL_WITHOUT_LINK, 'the file holds no model to export',
-                           doc.file)]
+                           doc.file, line)]
     plan.picked = chosen
     return []
 

@@ -65,3 +65,24 @@ def test_engine_writers_report_only_the_picked_model(to: str) -> None:
     # [P]'s nested [M1] is flattened in the whole world, not when [R] alone is written.
     assert 'model[M1]' in renamed(every) and 'model[M1]' not in renamed(one)
     assert 'model[Q::K]' in renamed(one)
+
+
+@pytest.mark.parametrize('to, text, code', [
+    ('urdf', '<world name="w">\n<model name="a"><link name="l"/></model>\n'
+             '<model name="b"><link name="l"/></model>\n</world>', ErrorCode.URDF_INVALID),
+    ('urdf', '<world name="w">\n<gravity>0 0 -1</gravity>\n</world>', ErrorCode.URDF_INVALID),
+    ('mjcf', '<world name="w">\n<gravity>0 0 -1</gravity>\n</world>', ErrorCode.MODEL_WITHOUT_LINK),
+])
+def test_a_world_the_writer_cannot_take_is_refused_at_its_line(tmp_path: Path, to: str, text: str,
+                                                               code: ErrorCode) -> None:
+    # gz-sim's worlds (double_pendulum.sdf: 3 models to URDF; triggered_publisher.sdf: none)
+    from lxml import etree
+
+    path = tmp_path / 'w.sdf'
+    path.write_text(f'<?xml version="1.0"?>\n<sdf version="1.9">\n{text}\n</sdf>\n')
+    loaded = load_file(path)
+    assert loaded.valid
+    result = convert_loaded(loaded, to=to, options=ConversionOptions())
+    (err,) = result.report.errors
+    world_line = next(etree.parse(str(path)).getroot().iter('world')).sourceline
+    assert (err.code, err.file, err.line) == (code, str(path), world_line)
