@@ -174,7 +174,9 @@ def _with_graphs(result: LoadResult) -> LoadResult:
         g = build_model_graphs(doc.model)
         result.model_graphs = g
         _place_auto_inertials(doc.model, g, '')
-        result.diagnostics.extend(g.errors)
+        # urdfdom refuses a robot without <link> (the reader's URDF_INVALID): no graph is built.
+        if doc.format != 'urdf' or doc.model.links:
+            result.diagnostics.extend(g.errors)
         result.diagnostics.extend(check_joints(doc.model, g, '', model_frame_child_ok=newer))
     for world in doc.worlds:
         g = build_world_graphs(world)

@@ -96,3 +96,19 @@ def test_a_urdf_document_built_in_memory_is_walked_like_a_read_one() -> None:
     options = ConversionOptions()
     ours, ref = convert_to_sdf(built, options), convert_to_sdf(loaded, options)
     assert ours.text is not None and ours.text == ref.text
+
+
+def test_urdf_without_link_is_urdfdoms_refusal_alone(tmp_path: Path) -> None:
+    # example-robot-data's quadrotor_base.urdf.xacro (a macro file): urdfdom refuses the
+    # robot before libsdformat builds any frame graph, so no graph error follows
+    import pytest
+    from support.libsdformat import probe_available, probe_unavailable_reason, run_probe
+
+    path = tmp_path / 'nolink.urdf'
+    path.write_text('<robot name="r">\n</robot>\n')
+    if not probe_available():
+        pytest.skip(str(probe_unavailable_reason()))
+    ref = run_probe(path)
+    assert not ref['valid'] and {e['code'] for e in ref['errors']} <= {'FILE_READ', 'URDF_INVALID'}
+    loaded = load_file(path)
+    assert {d.code.value for d in loaded.errors} == {'URDF_INVALID', 'FILE_READ'}
