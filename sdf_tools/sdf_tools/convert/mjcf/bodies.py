@@ -123,6 +123,9 @@ def _link_losses(ex: ModelExport, fl: FlatLink, body: etree._Element) -> None:
     for what, name, kind, loc in lost:
         ex.report.add(ReportKind.DROPPED, f'{label}/{what}[{name}]',
                       f'{what} of type [{kind}]: not exported to MJCF', *where(loc))
+    for x in link.extras:  # custom or unknown children: nothing in MJCF reads them
+        ex.report.add(ReportKind.DROPPED, f'{label}/{x.tag}', 'not exported to MJCF',
+                      *where(x.loc or link.loc))
     if not link.gravity:
         body.set('gravcomp', '1')
         ex.report.add(ReportKind.REWRITTEN, label, 'gravity off: gravcomp="1" (MuJoCo cancels '

@@ -132,6 +132,9 @@ def _axis_or_default(j: FlatJoint, k: int, ctx: JointContext) -> Vec3:
 def write_joint(body: etree._Element, j: FlatJoint, child_vid: int, ctx: JointContext) -> None:
     """Write the MJCF joints of tree joint ``j`` into ``body`` (the child's, or a loop body's)."""
     jt, label = j.joint.type, f'joint[{j.scoped}]'
+    for x in j.joint.extras:  # custom or unknown children: nothing in MJCF reads them
+        ctx.report.add(ReportKind.DROPPED, f'{label}/{x.tag}', 'not exported to MJCF',
+                       *where(x.loc or j.joint.loc))
     if jt == 'fixed':
         return
     if jt not in _KINDS:
