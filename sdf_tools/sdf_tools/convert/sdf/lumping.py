@@ -135,13 +135,13 @@ def lumped_inertial(parent: Inertial | None, child: Inertial, x_pc: Transform) -
     parent's inertial orientation as written; where the masses sum to 0 (``dMassAdd``
     divides by it) the composite stands.
     """
-    summed = combine_inertials(parent, child, x_pc)
     if not (parent.mass if parent is not None else 0.0) + child.mass > 0.0:
-        return summed
+        return combine_inertials(parent, child, x_pc)
     ode = ode_lump(parent, child, x_pc)
-    q = summed.pose.value.q if summed.pose is not None else IDENTITY.q
+    q = parent.pose.value.q if parent is not None and parent.pose is not None else IDENTITY.q
     com = ode.pose.value.p if ode.pose is not None else IDENTITY.p
-    return Inertial(ode.mass, ode.inertia, RawPose(Transform(com, q)), summed.loc)
+    return Inertial(ode.mass, ode.inertia, RawPose(Transform(com, q)),
+                    parent.loc if parent is not None else child.loc)
 
 
 def lump_link(bodies: dict[str, Body], joint: Joint) -> None:
