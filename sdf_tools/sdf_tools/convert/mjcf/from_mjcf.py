@@ -168,6 +168,14 @@ def _world_link(src: MjcfSource, model: Model) -> None:
                        'link [world_body], fixed to the world', str(src.path), None)
 
 
+def _fresh(name: str, suffix: str, taken: set[str]) -> str:
+    """``<name>_<suffix>``, then ``<name>_<suffix>2``, ...: the first one not ``taken``."""
+    new, k = f'{name}_{suffix}', 2
+    while new in taken:
+        new, k = f'{name}_{suffix}{k}', k + 1
+    return new
+
+
 def _one_namespace(src: MjcfSource, model: Model) -> None:
     """Rename joints and sites that share a body's name (MJCF keeps them apart, SDFormat not).
 
@@ -183,9 +191,7 @@ def _one_namespace(src: MjcfSource, model: Model) -> None:
         if item.name not in taken:
             taken.add(item.name)
             continue
-        new, k = f'{item.name}_{suffix}', 2
-        while new in taken:
-            new, k = f'{item.name}_{suffix}{k}', k + 1
+        new = _fresh(item.name, suffix, taken)
         # A joint's own name comes back in URDF, MJCF and USD output (file_name below); the
         # line says so, since every output's report carries it (Cassie's 22 hinges).
         kept = (f'; URDF, MJCF and USD output keep [{item.name}] (libsdformat refuses such a '
@@ -224,9 +230,7 @@ def _unique_in_link(src: MjcfSource, link: Link) -> None:
             clashing.append((item, suffix))
         taken.add(item.name)
     for item, suffix in clashing:
-        new, k = f'{item.name}_{suffix}', 2
-        while new in taken:
-            new, k = f'{item.name}_{suffix}{k}', k + 1
+        new = _fresh(item.name, suffix, taken)
         if isinstance(item, Sensor):
             where = (item.loc.file, item.loc.line) if item.loc else (str(src.path), None)
             el = etree.fromstring(item.xml)
